@@ -1,0 +1,77 @@
+/// One cell of the grid: 8 bytes, all zero when empty.
+///
+/// The layout follows Ghostty's packed cell: the content word holds either a
+/// Unicode scalar or the id of a grapheme cluster kept out of line, plus the
+/// cell's width role; the style and hyperlink are ids into side tables (0 is
+/// the default style and "no link"), so a cell is a plain value that is cheap
+/// to store, copy and compare. `MemoryLayout<Cell>.size == 8` is pinned by a test.
+@frozen
+public struct Cell: Equatable, Sendable {
+    /// Bits 0–20: scalar value or cluster id; bit 21: cluster flag;
+    /// bits 22–23: ``Width``; bit 24: protected (DECSCA).
+    @usableFromInline var content: UInt32
+    /// Index into the terminal's style table; 0 is the default style.
+    public var styleID: UInt16
+    /// Index into the hyperlink table; 0 is "no link".
+    public var linkID: UInt16
+
+    /// The role of a cell in the layout of wide characters.
+    public enum Width: UInt8, Sendable {
+        /// An ordinary cell, empty or holding a narrow character.
+        case narrow = 0
+        /// The left half of a wide character (which owns the content).
+        case wide = 1
+        /// The right half of a wide character: holds nothing of its own.
+        case wideTail = 2
+        /// A blank left at the end of a row because the wide character
+        /// printed there did not fit and wrapped to the next row.
+        case wrapSpacer = 3
+    }
+
+    @usableFromInline static let valueMask: UInt32 = 0x1F_FFFF
+    @usableFromInline static let clusterFlag: UInt32 = 1 << 21
+    @usableFromInline static let widthShift: UInt32 = 22
+    @usableFromInline static let protectedFlag: UInt32 = 1 << 24
+
+    /// The empty cell with the default style.
+    public static let empty = Cell(content: 0, styleID: 0, linkID: 0)
+
+    @inlinable init(content: UInt32, styleID: UInt16, linkID: UInt16) {
+        self.content = content
+        self.styleID = styleID
+        self.linkID = linkID
+    }
+
+    /// A cell holding one scalar.
+    @inlinable init(scalar: UInt32, width: Width, styleID: UInt16) {
+        self.content = scalar | UInt32(width.rawValue) << Cell.widthShift
+        self.styleID = styleID
+        self.linkID = 0
+    }
+
+    /// A blank cell with a style (background colour erase keeps the colour).
+    @inlinable static func blank(styleID: UInt16) -> Cell {
+        Cell(content: 0, styleID: styleID, linkID: 0)
+    }
+
+    /// The cell's role in wide-character layout.
+    @inlinable public var width: Width {
+        Width(rawValue: UInt8(truncatingIfNeeded: content >> Cell.widthShift) & 3)!
+    }
+
+    /// True when the cell holds no character (a blank).
+    @inlinable public var isBlank: Bool { content & (Cell.valueMask | Cell.clusterFlag) == 0 }
+
+    /// True when the content is a grapheme-cluster id rather than a scalar.
+    @inlinable var isCluster: Bool { content & Cell.clusterFlag != 0 }
+
+    /// The scalar, or the cluster id when ``isCluster``.
+    @inlinable var value: UInt32 { content & Cell.valueMask }
+
+    /// True when DECSCA marked the cell as protected from selective erase.
+    @inlinable public var isProtected: Bool { content & Cell.protectedFlag != 0 }
+
+    @inlinable mutating func setCluster(_ id: UInt32) {
+        content = (content & ~(Cell.valueMask)) | Cell.clusterFlag | (id & Cell.valueMask)
+    }
+}

@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Per-row metadata.
+struct RowFlags: OptionSet {
+    let rawValue: UInt8
+    /// The row's text continues on the next row (it was soft-wrapped by
+    /// autowrap), so text extraction and reflow join them.
+    static let wrapped = RowFlags(rawValue: 1 << 0)
+}
+
+/// The memory behind a grid: one allocation of cells for every row slot, the
+/// row flags, and the ring that maps line positions to slots.
+///
+/// Cells come from `calloc`, so slots that were never written (most of a fresh
+/// scrollback) are zero pages the kernel has not yet backed with memory, and
+/// an all-zero cell is the empty cell.
+final class GridStorage {
+    let columns: Int
+    let slotCount: Int
+    let cells: UnsafeMutablePointer<Cell>
+    let flags: UnsafeMutablePointer<RowFlags>
+    /// Line position → slot. Scrolling a region permutes this, never the cells.
+    let ring: UnsafeMutablePointer<Int32>
+
+    init(columns: Int, slotCount: Int) {
+        self.columns = columns
+        self.slotCount = slotCount
+        guard let cellMemory = calloc(columns * slotCount, MemoryLayout<Cell>.stride),
+            let flagMemory = calloc(slotCount, MemoryLayout<RowFlags>.stride)
+        else { fatalError("TermEngine: out of memory allocating a \(columns)×\(slotCount) grid") }
+        cells = cellMemory.bindMemory(to: Cell.self, capacity: columns * slotCount)
+        flags = flagMemory.bindMemory(to: RowFlags.self, capacity: slotCount)
+        ring = .allocate(capacity: slotCount)
+        for slot in 0..<slotCount { ring[slot] = Int32(slot) }
+    }
+
+    deinit {
+        free(cells)
+        free(flags)
+        ring.deallocate()
+    }
+}
+
+/// A screen's rows plus its scrollback, stored as one ring of row slots.
+///
+/// Line positions run from the oldest scrollback line to the bottom screen
+/// row. Scrolling the whole screen up advances `zero` (alacritty's
+/// `grid/storage.rs` rotation): the top row becomes the newest scrollback line
+/// and the oldest line's slot, once the scrollback is full, is reused as the
+/// new bottom row, so no row is ever copied. Scrolling a sub-region rotates the
+/// region's entries of the ring: O(rows) integer moves, never O(cells).
+struct Grid {
+    private(set) var storage: GridStorage
+    let columns: Int
+    let rows: Int
+    /// The most scrollback lines kept; 0 for the alternate screen.
+    let scrollbackLimit: Int
+    /// Ring position of the oldest stored line.
+    private(set) var zero = 0
+    /// Lines currently in the scrollback.
+    private(set) var historyCount = 0
+
+    init(columns: Int, rows: Int, scrollbackLimit: Int) {
+        self.columns = columns
+        self.rows = rows
+        self.scrollbackLimit = scrollbackLimit
+        storage = GridStorage(columns: columns, slotCount: rows + scrollbackLimit)
+    }
+
+    @inline(__always)
+    private func slot(atPosition position: Int) -> Int {
+        let wrapped = position >= storage.slotCount ? position - storage.slotCount : position
+        return Int(storage.ring[wrapped])
+    }
+
+    @inline(__always)
+    private func ringIndex(screenRow row: Int) -> Int {
+        let position = zero + historyCount + row
+        return position >= storage.slotCount ? position - storage.slotCount : position
+    }
+
+    /// The cells of screen row `row` (0 = top), `columns` long.
+    @inline(__always)
+    func row(_ row: Int) -> UnsafeMutablePointer<Cell> {
+        storage.cells + slot(atPosition: zero + historyCount + row) * columns
+    }
+
+    /// The cells of scrollback line `index` (0 = oldest).
+    @inline(__always)
+    func historyRow(_ index: Int) -> UnsafeMutablePointer<Cell> {
+        storage.cells + slot(atPosition: zero + index) * columns
+    }
+
+    /// The flags of screen row `row`.
+    @inline(__always)
+    func flags(_ row: Int) -> RowFlags { storage.flags[slot(atPosition: zero + historyCount + row)] }
+
+    @inline(__always)
+    func setFlags(_ row: Int, _ flags: RowFlags) {
+        storage.flags[slot(atPosition: zero + historyCount + row)] = flags
+    }
+
+    /// The flags of scrollback line `index`.
+    func historyFlags(_ index: Int) -> RowFlags { storage.flags[slot(atPosition: zero + index)] }
+
+    /// Fills screen row `row` with `cell` and clears its flags.
+    @inline(__always)
+    func clearRow(_ row: Int, with cell: Cell) {
+        let slot = slot(atPosition: zero + historyCount + row)
+        (storage.cells + slot * columns).update(repeating: cell, count: columns)
+        storage.flags[slot] = []
+    }
+
+    /// Scrolls rows `top...bottom` up by `count`; blank rows (`fill`) enter at
+    /// the bottom. With `intoHistory`, when the region is the whole screen,
+    /// the rows leaving the top become scrollback lines (dropped at once when
+    /// the grid keeps none).
+    mutating func scrollUp(top: Int, bottom: Int, count: Int, fill: Cell, intoHistory: Bool) {
+        let height = bottom - top + 1
+        let count = min(count, height)
+        guard count > 0 else { return }
+        if intoHistory && top == 0 && bottom == rows - 1 {
+            for _ in 0..<count {
+                if historyCount < scrollbackLimit {
+                    historyCount += 1
+                } else {
+                    zero = zero + 1 == storage.slotCount ? 0 : zero + 1
+                }
+                clearRow(rows - 1, with: fill)
+            }
+            return
+        }
+        rotate(top: top, bottom: bottom, by: count)
+        for row in (bottom - count + 1)...bottom { clearRow(row, with: fill) }
+    }
+
+    /// Scrolls rows `top...bottom` down by `count`; blank rows enter at the top.
+    /// Nothing comes back from the scrollback.
+    mutating func scrollDown(top: Int, bottom: Int, count: Int, fill: Cell) {
+        let height = bottom - top + 1
+        let count = min(count, height)
+        guard count > 0 else { return }
+        rotate(top: top, bottom: bottom, by: height - count)
+        for row in top..<(top + count) { clearRow(row, with: fill) }
+    }
+
+    /// Rotates the ring entries of screen rows `top...bottom` left by `count`
+    /// (row `top + count` becomes row `top`), by three reversals: in place, no
+    /// allocation.
+    private func rotate(top: Int, bottom: Int, by count: Int) {
+        guard count > 0 && count <= bottom - top else { return }
+        reverse(top, top + count - 1)
+        reverse(top + count, bottom)
+        reverse(top, bottom)
+    }
+
+    private func reverse(_ first: Int, _ last: Int) {
+        var low = first
+        var high = last
+        while low < high {
+            let lowIndex = ringIndex(screenRow: low)
+            let highIndex = ringIndex(screenRow: high)
+            let saved = storage.ring[lowIndex]
+            storage.ring[lowIndex] = storage.ring[highIndex]
+            storage.ring[highIndex] = saved
+            low += 1
+            high -= 1
+        }
+    }
+
+    /// Forgets every scrollback line (ED 3).
+    mutating func clearHistory() {
+        zero = ringIndex(screenRow: 0)
+        historyCount = 0
+    }
+
+    /// Visits every stored cell, screen and scrollback (for table compaction).
+    func forEachRow(_ body: (UnsafeMutablePointer<Cell>) -> Void) {
+        for index in 0..<historyCount { body(historyRow(index)) }
+        for screenRow in 0..<rows { body(row(screenRow)) }
+    }
+}

@@ -1,0 +1,133 @@
+/// A colour as SGR sets it: the default, one of the 256 indexed colours, or RGB.
+@frozen
+public struct Color: Hashable, Sendable {
+    /// Top byte: kind (0 default, 1 indexed, 2 RGB); low 24 bits: index or 0xRRGGBB.
+    @usableFromInline let packed: UInt32
+
+    @inlinable init(packed: UInt32) { self.packed = packed }
+
+    /// The terminal's default colour (foreground or background by context).
+    public static let `default` = Color(packed: 0)
+
+    /// Palette entry `index`: 0–7 the ANSI colours, 8–15 their bright forms,
+    /// 16–231 the 6×6×6 cube, 232–255 the grey ramp (xterm's 256-colour palette).
+    @inlinable public static func indexed(_ index: UInt8) -> Color {
+        Color(packed: 1 << 24 | UInt32(index))
+    }
+
+    /// A direct colour.
+    @inlinable public static func rgb(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> Color {
+        Color(packed: 2 << 24 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue))
+    }
+
+    /// The three forms a colour takes.
+    public enum Kind: Equatable, Sendable {
+        case `default`
+        case indexed(UInt8)
+        case rgb(red: UInt8, green: UInt8, blue: UInt8)
+    }
+
+    /// The colour taken apart.
+    public var kind: Kind {
+        switch packed >> 24 {
+        case 1: return .indexed(UInt8(truncatingIfNeeded: packed))
+        case 2:
+            return .rgb(
+                red: UInt8(truncatingIfNeeded: packed >> 16), green: UInt8(truncatingIfNeeded: packed >> 8),
+                blue: UInt8(truncatingIfNeeded: packed))
+        default: return .default
+        }
+    }
+}
+
+/// The visual attributes of a cell, as SGR sets them (ECMA-48 §8.3.117 and
+/// xterm's extensions: underline styles `4:n`, underline colour 58/59, overline 53).
+@frozen
+public struct Style: Hashable, Sendable {
+    /// Boolean attributes.
+    public struct Flags: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt16
+        @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
+        public static let bold = Flags(rawValue: 1 << 0)
+        public static let dim = Flags(rawValue: 1 << 1)
+        public static let italic = Flags(rawValue: 1 << 2)
+        public static let blink = Flags(rawValue: 1 << 3)
+        public static let inverse = Flags(rawValue: 1 << 4)
+        public static let hidden = Flags(rawValue: 1 << 5)
+        public static let strikethrough = Flags(rawValue: 1 << 6)
+        public static let overline = Flags(rawValue: 1 << 7)
+    }
+
+    /// Underline styles of `SGR 4:n` (kitty and VTE's extension, adopted by xterm).
+    public enum Underline: UInt8, Hashable, Sendable {
+        case none = 0, single, double, curly, dotted, dashed
+    }
+
+    public var foreground: Color = .default
+    public var background: Color = .default
+    public var underlineColor: Color = .default
+    public var flags: Flags = []
+    public var underline: Underline = .none
+
+    /// The default style (no attributes, default colours).
+    public init() {}
+
+    /// A style from its parts.
+    public init(
+        foreground: Color = .default, background: Color = .default, underlineColor: Color = .default,
+        flags: Flags = [], underline: Underline = .none
+    ) {
+        self.foreground = foreground
+        self.background = background
+        self.underlineColor = underlineColor
+        self.flags = flags
+        self.underline = underline
+    }
+
+    /// The style an erased cell takes: only the background survives (background
+    /// colour erase, as xterm and the VT420+ do).
+    @inlinable var erased: Style { Style(background: background) }
+}
+
+/// Interns styles: each distinct style is stored once and cells refer to it by
+/// a 16-bit id. Id 0 is always the default style, so a default cell needs no
+/// lookup at all.
+struct StyleTable {
+    /// Ids are 16 bits; the table holds at most this many styles before the
+    /// terminal compacts it (see `Terminal.compactStyles`).
+    static let capacity = Int(UInt16.max) + 1
+
+    private(set) var styles: [Style] = [Style()]
+    private var ids: [Style: UInt16] = [Style(): 0]
+
+    var count: Int { styles.count }
+    var isFull: Bool { styles.count >= Self.capacity }
+
+    subscript(id: UInt16) -> Style { styles[Int(id)] }
+
+    /// The id of `style`, adding it if new; nil when the table is full.
+    mutating func id(for style: Style) -> UInt16? {
+        if let id = ids[style] { return id }
+        guard !isFull else { return nil }
+        let id = UInt16(styles.count)
+        styles.append(style)
+        ids[style] = id
+        return id
+    }
+
+    /// Keeps only the styles `isUsed` says are referenced; returns the map from
+    /// old id to new id.
+    mutating func compact(keeping isUsed: [Bool]) -> [UInt16] {
+        var remap = [UInt16](repeating: 0, count: styles.count)
+        var kept: [Style] = [Style()]
+        var keptIDs: [Style: UInt16] = [Style(): 0]
+        for id in 1..<styles.count where isUsed[id] {
+            remap[id] = UInt16(kept.count)
+            keptIDs[styles[id]] = UInt16(kept.count)
+            kept.append(styles[id])
+        }
+        styles = kept
+        ids = keptIDs
+        return remap
+    }
+}

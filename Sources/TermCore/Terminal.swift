@@ -1,0 +1,218 @@
+import VTParser
+
+/// A terminal emulator: feed it the bytes a program writes and read back the
+/// screen, the scrollback and the state a front end draws.
+///
+/// `Terminal` owns all of its mutable state and is not `Sendable`: give it one
+/// owner (an actor, a serial queue, a lock) and read it through that owner.
+///
+/// ```swift
+/// let terminal = Terminal(columns: 80, rows: 24)
+/// terminal.feed(Array("hello\r\n".utf8))
+/// terminal.screenLine(0)  // "hello"
+/// ```
+public final class Terminal {
+    /// Bounds on what a terminal may be configured to.
+    public enum Limits {
+        /// Columns and rows may each be 1…1000.
+        public static let dimensions = 1...1000
+        /// The default scrollback, in lines.
+        public static let defaultScrollback = 10_000
+        /// The largest scrollback accepted, in lines.
+        public static let maxScrollback = 1_000_000
+    }
+
+    /// Counters of input the terminal dropped or ignored, for diagnostics.
+    public struct Counters: Equatable, Sendable {
+        /// Escape, control and OSC sequences the terminal does not implement.
+        public var unknownSequences = 0
+        /// Mode numbers in SM/RM/DECSET/DECRST the terminal does not implement.
+        public var unknownModes = 0
+        /// Zero-width scalars with no character before them, or past a cluster's
+        /// length limit.
+        public var droppedCombiningMarks = 0
+        /// BEL controls received.
+        public var bells = 0
+        /// Times the style table was full and compacted.
+        public var styleCompactions = 0
+        /// Times the cluster table was full and compacted.
+        public var clusterCompactions = 0
+    }
+
+    var parser = VTParser()
+    var state: TerminalState
+
+    /// A terminal with a blank screen.
+    /// - Parameters:
+    ///   - columns: 1…1000.
+    ///   - rows: 1…1000.
+    ///   - scrollback: lines of history kept for the primary screen.
+    /// - Precondition: the sizes are within ``Limits``.
+    public init(columns: Int = 80, rows: Int = 24, scrollback: Int = Limits.defaultScrollback) {
+        precondition(Limits.dimensions.contains(columns), "columns must be 1…1000, got \(columns)")
+        precondition(Limits.dimensions.contains(rows), "rows must be 1…1000, got \(rows)")
+        precondition((0...Limits.maxScrollback).contains(scrollback), "scrollback must be 0…1,000,000")
+        state = TerminalState(columns: columns, rows: rows, scrollback: scrollback)
+    }
+
+    // MARK: Feeding
+
+    /// Processes output bytes from the program.
+    /// - Complexity: O(n) in the number of bytes.
+    public func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
+        parser.feed(bytes, into: &state)
+    }
+
+    /// Processes output bytes from any contiguous collection.
+    public func feed<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        parser.feed(bytes, into: &state)
+    }
+
+    /// Processes the UTF-8 of a string (convenient in tests and examples).
+    public func feed(_ text: String) {
+        var text = text
+        text.withUTF8 { feed($0) }
+    }
+
+    // MARK: Geometry and state
+
+    /// Columns of the screen.
+    public var columns: Int { state.columns }
+    /// Rows of the screen.
+    public var rows: Int { state.rows }
+    /// True while the alternate screen (modes 47, 1047, 1049) is shown.
+    public var isAlternateScreen: Bool { state.isAlternateScreen }
+    /// The cursor in the active screen.
+    public var cursor: CursorState {
+        CursorState(
+            position: ScreenPosition(row: state.cursor.row, column: state.cursor.col),
+            pendingWrap: state.cursor.pendingWrap, isVisible: state.modes.cursorVisible)
+    }
+    /// The window title (OSC 0/2) as received, or nil when none was set.
+    public var title: String? { state.title }
+    /// The icon name (OSC 0/1), or nil.
+    public var iconName: String? { state.iconName }
+    /// Counters of ignored and dropped input in the terminal.
+    public var counters: Counters { state.counters }
+    /// Counters of dropped and replaced input in the parser.
+    public var parserStatistics: VTParser.Statistics { parser.statistics }
+    /// Lines in the primary screen's scrollback.
+    public var scrollbackCount: Int { state.primary.historyCount }
+    /// The number of distinct styles currently interned (0 = only the default).
+    public var styleCount: Int { state.styles.count }
+
+    // MARK: Cells
+
+    /// The cell at a position of the active screen.
+    public func cell(at position: ScreenPosition) -> CellContent {
+        precondition(position.row >= 0 && position.row < rows && position.column >= 0 && position.column < columns)
+        return content(of: state.active.row(position.row)[position.column])
+    }
+
+    /// The cells of scrollback line `line`.
+    public func scrollbackCell(line: ScrollbackLine, column: Int) -> CellContent {
+        precondition(line.index >= 0 && line.index < scrollbackCount && column >= 0 && column < columns)
+        return content(of: state.primary.historyRow(line.index)[column])
+    }
+
+    func content(of cell: Cell) -> CellContent {
+        var scalars: [Unicode.Scalar] = []
+        if cell.isCluster {
+            scalars = state.clusters[cell.value].compactMap(Unicode.Scalar.init)
+        } else if !cell.isBlank, let scalar = Unicode.Scalar(cell.value) {
+            scalars = [scalar]
+        }
+        return CellContent(
+            scalars: scalars, width: cell.width, style: state.styles[cell.styleID], isProtected: cell.isProtected)
+    }
+
+    // MARK: Text
+
+    /// The text of a row of the active screen: one character per cell, a
+    /// blank cell as a space, a wide character once, trailing spaces trimmed.
+    public func screenLine(_ row: Int) -> String {
+        precondition(row >= 0 && row < rows)
+        return text(of: state.active.row(row))
+    }
+
+    /// The text of scrollback line `line` (0 is the oldest), trimmed.
+    public func scrollbackLine(_ line: ScrollbackLine) -> String {
+        precondition(line.index >= 0 && line.index < scrollbackCount)
+        return text(of: state.primary.historyRow(line.index))
+    }
+
+    /// True when screen row `row` continues on the next row (soft wrap).
+    public func isWrapped(row: Int) -> Bool { state.active.flags(row).contains(.wrapped) }
+
+    /// True when scrollback line `line` continues on the next line (soft wrap).
+    public func isWrapped(line: ScrollbackLine) -> Bool {
+        state.primary.historyFlags(line.index).contains(.wrapped)
+    }
+
+    func text(of row: UnsafeMutablePointer<Cell>) -> String {
+        var scalars = String.UnicodeScalarView()
+        var end = columns
+        while end > 0 && row[end - 1].isBlank && row[end - 1].width != .wideTail { end -= 1 }
+        for col in 0..<end {
+            let cell = row[col]
+            if cell.width == .wideTail { continue }
+            if cell.isBlank {
+                scalars.append(" ")
+            } else if cell.isCluster {
+                for value in state.clusters[cell.value] { scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}") }
+            } else {
+                scalars.append(Unicode.Scalar(cell.value) ?? "\u{FFFD}")
+            }
+        }
+        var text = String(scalars)
+        while text.unicodeScalars.last == " " { text.unicodeScalars.removeLast() }
+        return text
+    }
+}
+
+/// A position on the active screen (0-based), as opposed to a scrollback line.
+public struct ScreenPosition: Hashable, Sendable {
+    public var row: Int
+    public var column: Int
+    public init(row: Int, column: Int) {
+        self.row = row
+        self.column = column
+    }
+}
+
+/// A line of the scrollback, 0 being the oldest kept.
+public struct ScrollbackLine: Hashable, Sendable {
+    public var index: Int
+    public init(_ index: Int) { self.index = index }
+}
+
+/// The cursor as a front end sees it.
+public struct CursorState: Equatable, Sendable {
+    /// Where the next character goes.
+    public var position: ScreenPosition
+    /// True when the last character went into the last column and the next
+    /// one will wrap first; `position.column` is then the last column.
+    public var pendingWrap: Bool
+    /// DECTCEM.
+    public var isVisible: Bool
+}
+
+/// What a cell holds, resolved from the side tables.
+public struct CellContent: Equatable, Sendable {
+    /// The character's scalars: empty for a blank or the right half of a wide
+    /// character; a base and its combining marks for a cluster.
+    public var scalars: [Unicode.Scalar]
+    /// The cell's role in wide-character layout.
+    public var width: Cell.Width
+    /// The cell's rendition.
+    public var style: Style
+    /// DECSCA protection.
+    public var isProtected: Bool
+
+    /// The character as a string ("" for a blank).
+    public var text: String {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars)
+        return String(view)
+    }
+}

@@ -1,0 +1,145 @@
+// Cursor movement, line feeds, tab stops (ECMA-48 §8.3, xterm ctlseqs).
+
+extension TerminalState {
+    /// The rows the cursor may move within vertically: the scroll region when
+    /// the cursor is inside it, else the whole screen (xterm: CUU stops at the
+    /// top margin only when it starts below it).
+    @inline(__always)
+    var verticalBounds: (top: Int, bottom: Int) {
+        (cursor.row >= scrollTop ? scrollTop : 0, cursor.row <= scrollBottom ? scrollBottom : rows - 1)
+    }
+
+    mutating func cursorUp(_ count: Int) {
+        cursor.row = max(verticalBounds.top, cursor.row - count)
+        cursor.pendingWrap = false
+    }
+
+    mutating func cursorDown(_ count: Int) {
+        cursor.row = min(verticalBounds.bottom, cursor.row + count)
+        cursor.pendingWrap = false
+    }
+
+    mutating func cursorForward(_ count: Int) {
+        cursor.col = min(columns - 1, cursor.col + count)
+        cursor.pendingWrap = false
+    }
+
+    mutating func cursorBackward(_ count: Int) {
+        cursor.col = max(0, cursor.col - count)
+        cursor.pendingWrap = false
+    }
+
+    /// CHA/HPA: absolute column (0-based here).
+    mutating func setColumn(_ col: Int) {
+        cursor.col = min(max(0, col), columns - 1)
+        cursor.pendingWrap = false
+    }
+
+    /// VPA: absolute row (0-based), relative to the scroll region under DECOM.
+    mutating func setRow(_ row: Int) {
+        if modes.origin {
+            cursor.row = min(max(scrollTop, scrollTop + row), scrollBottom)
+        } else {
+            cursor.row = min(max(0, row), rows - 1)
+        }
+        cursor.pendingWrap = false
+    }
+
+    /// CUP/HVP: absolute position (0-based), origin-relative under DECOM.
+    mutating func setPosition(row: Int, col: Int) {
+        setRow(row)
+        setColumn(col)
+    }
+
+    /// LF, VT, FF and IND: down one row, scrolling the region at its bottom.
+    mutating func lineFeed() {
+        cursor.pendingWrap = false
+        if cursor.row == scrollBottom {
+            scrollUp(1)
+        } else if cursor.row < rows - 1 {
+            cursor.row += 1
+        }
+    }
+
+    /// RI: up one row, scrolling the region down at its top.
+    mutating func reverseIndex() {
+        cursor.pendingWrap = false
+        if cursor.row == scrollTop {
+            scrollDown(1)
+        } else if cursor.row > 0 {
+            cursor.row -= 1
+        }
+    }
+
+    mutating func carriageReturn() {
+        cursor.col = 0
+        cursor.pendingWrap = false
+    }
+
+    mutating func backspace() {
+        // From a pending wrap, BS moves left of the last column (xterm).
+        cursor.pendingWrap = false
+        if cursor.col > 0 { cursor.col -= 1 }
+    }
+
+    /// HT / CHT: forward to the `count`-th next tab stop, or the last column.
+    mutating func tabForward(_ count: Int) {
+        var col = cursor.col
+        for _ in 0..<count {
+            col += 1
+            while col < columns - 1 && !tabStops[col] { col += 1 }
+            if col >= columns - 1 {
+                col = columns - 1
+                break
+            }
+        }
+        cursor.col = col
+        cursor.pendingWrap = false
+    }
+
+    /// CBT: back to the `count`-th previous tab stop, or the first column.
+    mutating func tabBackward(_ count: Int) {
+        var col = cursor.col
+        for _ in 0..<count {
+            col -= 1
+            while col > 0 && !tabStops[col] { col -= 1 }
+            if col <= 0 {
+                col = 0
+                break
+            }
+        }
+        cursor.col = col
+        cursor.pendingWrap = false
+    }
+
+    /// TBC: 0 clears the stop at the cursor, 3 clears them all.
+    mutating func clearTabStops(_ mode: Int) {
+        switch mode {
+        case 0: tabStops[cursor.col] = false
+        case 3: tabStops = [Bool](repeating: false, count: columns)
+        default: break
+        }
+    }
+
+    /// DECSC.
+    mutating func saveCursor() {
+        let saved = SavedCursor(
+            cursor: cursor, pen: pen, charsets: charsets, originMode: modes.origin, protected: protectedPen)
+        if isAlternateScreen { savedAlternate = saved } else { savedPrimary = saved }
+    }
+
+    /// DECRC: restores what DECSC saved, or the power-on state (home,
+    /// default rendition) when nothing was saved.
+    mutating func restoreCursor() {
+        let saved =
+            (isAlternateScreen ? savedAlternate : savedPrimary)
+            ?? SavedCursor(cursor: Cursor(), pen: Style(), charsets: CharsetState(), originMode: false, protected: false)
+        cursor = saved.cursor
+        cursor.row = min(cursor.row, rows - 1)
+        cursor.col = min(cursor.col, columns - 1)
+        setPen(saved.pen)
+        charsets = saved.charsets
+        modes.origin = saved.originMode
+        protectedPen = saved.protected
+    }
+}

@@ -1,0 +1,198 @@
+import VTParser
+
+// The parser's actions mapped to terminal operations. References: xterm's
+// ctlseqs (https://invisible-island.net/xterm/ctlseqs/ctlseqs.html) and
+// ECMA-48 (section numbers below).
+
+extension TerminalState: VTHandler {
+    mutating func print(_ scalar: UInt32) {
+        printScalar(scalar)
+    }
+
+    mutating func execute(_ control: UInt8) {
+        switch control {
+        case 0x07: counters.bells += 1  // BEL
+        case 0x08: backspace()  // BS
+        case 0x09: tabForward(1)  // HT
+        case 0x0A, 0x0B, 0x0C:  // LF, VT, FF (ECMA-48 §8.3.74: FF moves down like LF here)
+            lineFeed()
+            if modes.newline { carriageReturn() }
+        case 0x0D: carriageReturn()  // CR
+        case 0x0E: charsets.gl = 1  // SO: invoke G1
+        case 0x0F: charsets.gl = 0  // SI: invoke G0
+        case 0x84: lineFeed()  // IND
+        case 0x85:  // NEL
+            carriageReturn()
+            lineFeed()
+        case 0x88: tabStops[cursor.col] = true  // HTS
+        case 0x8D: reverseIndex()  // RI
+        case 0x8E: charsets.singleShift = 2  // SS2
+        case 0x8F: charsets.singleShift = 3  // SS3
+        default: break
+        }
+    }
+
+    mutating func escDispatch(_ intermediates: Intermediates, final: UInt8) {
+        if intermediates.isEmpty {
+            switch final {
+            case UInt8(ascii: "7"): saveCursor()  // DECSC
+            case UInt8(ascii: "8"): restoreCursor()  // DECRC
+            case UInt8(ascii: "D"): execute(0x84)  // IND
+            case UInt8(ascii: "E"): execute(0x85)  // NEL
+            case UInt8(ascii: "H"): execute(0x88)  // HTS
+            case UInt8(ascii: "M"): execute(0x8D)  // RI
+            case UInt8(ascii: "N"): execute(0x8E)  // SS2
+            case UInt8(ascii: "O"): execute(0x8F)  // SS3
+            case UInt8(ascii: "c"): fullReset()  // RIS
+            case UInt8(ascii: "="): modes.applicationKeypad = true  // DECKPAM
+            case UInt8(ascii: ">"): modes.applicationKeypad = false  // DECKPNM
+            case UInt8(ascii: "n"): charsets.gl = 2  // LS2
+            case UInt8(ascii: "o"): charsets.gl = 3  // LS3
+            default: counters.unknownSequences += 1
+            }
+            return
+        }
+        guard intermediates.count == 1 else {
+            counters.unknownSequences += 1
+            return
+        }
+        switch intermediates.first {
+        case UInt8(ascii: "#") where final == UInt8(ascii: "8"):
+            screenAlignment()  // DECALN
+        case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"):
+            // SCS: designate G0…G3 (ECMA-35 §14.3).
+            guard let set = Charset(final: final) else { return }
+            charsets.designations[Int(intermediates.first - UInt8(ascii: "("))] = set
+        default:
+            counters.unknownSequences += 1
+        }
+    }
+
+    mutating func csiDispatch(_ sequence: ControlSequence) {
+        guard !sequence.intermediates.overflowed else {
+            counters.unknownSequences += 1
+            return
+        }
+        switch sequence.prefix {
+        case 0: csiStandard(sequence)
+        case UInt8(ascii: "?"): csiPrivate(sequence)
+        default: counters.unknownSequences += 1
+        }
+    }
+
+    /// CSI sequences without a private prefix.
+    mutating func csiStandard(_ sequence: ControlSequence) {
+        let intermediates = sequence.intermediates
+        if !intermediates.isEmpty {
+            csiWithIntermediate(sequence)
+            return
+        }
+        let count = sequence.count(at: 0)
+        switch sequence.final {
+        case UInt8(ascii: "@"): insertBlankCells(count)  // ICH §8.3.64
+        case UInt8(ascii: "A"): cursorUp(count)  // CUU §8.3.22
+        case UInt8(ascii: "B"): cursorDown(count)  // CUD §8.3.19
+        case UInt8(ascii: "C"): cursorForward(count)  // CUF §8.3.20
+        case UInt8(ascii: "D"): cursorBackward(count)  // CUB §8.3.18
+        case UInt8(ascii: "E"):  // CNL §8.3.12
+            cursorDown(count)
+            carriageReturn()
+        case UInt8(ascii: "F"):  // CPL §8.3.13
+            cursorUp(count)
+            carriageReturn()
+        case UInt8(ascii: "G"), UInt8(ascii: "`"): setColumn(count - 1)  // CHA §8.3.9, HPA §8.3.57
+        case UInt8(ascii: "H"), UInt8(ascii: "f"):  // CUP §8.3.21, HVP §8.3.63
+            setPosition(row: count - 1, col: sequence.count(at: 1) - 1)
+        case UInt8(ascii: "I"): tabForward(count)  // CHT §8.3.10
+        case UInt8(ascii: "J"): eraseDisplay(sequence[0])  // ED §8.3.39
+        case UInt8(ascii: "K"): eraseLine(sequence[0])  // EL §8.3.41
+        case UInt8(ascii: "L"): insertLines(count)  // IL §8.3.67
+        case UInt8(ascii: "M"): deleteLines(count)  // DL §8.3.32
+        case UInt8(ascii: "P"): deleteCharacters(count)  // DCH §8.3.26
+        case UInt8(ascii: "S"): scrollUp(count)  // SU §8.3.147
+        case UInt8(ascii: "T") where sequence.count <= 1: scrollDown(count)  // SD §8.3.113
+        case UInt8(ascii: "X"): eraseCharacters(count)  // ECH §8.3.38
+        case UInt8(ascii: "Z"): tabBackward(count)  // CBT §8.3.7
+        case UInt8(ascii: "a"): cursorForward(count)  // HPR §8.3.59
+        case UInt8(ascii: "b"): repeatLastCharacter(count)  // REP §8.3.103
+        case UInt8(ascii: "d"): setRow(count - 1)  // VPA §8.3.158
+        case UInt8(ascii: "e"): cursorDown(count)  // VPR §8.3.160
+        case UInt8(ascii: "g"): clearTabStops(sequence[0])  // TBC §8.3.154
+        case UInt8(ascii: "h"), UInt8(ascii: "l"):  // SM §8.3.125, RM §8.3.106
+            for index in 0..<sequence.count { setANSIMode(sequence[index], sequence.final == UInt8(ascii: "h")) }
+        case UInt8(ascii: "j"): cursorBackward(count)  // HPB §8.3.58
+        case UInt8(ascii: "k"): cursorUp(count)  // VPB §8.3.159
+        case UInt8(ascii: "m"): selectGraphicRendition(sequence)  // SGR §8.3.117
+        case UInt8(ascii: "r"): setScrollRegion(top: sequence[0], bottom: sequence[1])  // DECSTBM
+        case UInt8(ascii: "s"): saveCursor()  // SCOSC
+        case UInt8(ascii: "u"): restoreCursor()  // SCORC
+        default: counters.unknownSequences += 1
+        }
+    }
+
+    /// CSI sequences with one intermediate byte.
+    mutating func csiWithIntermediate(_ sequence: ControlSequence) {
+        let count = sequence.count(at: 0)
+        let intermediates = sequence.intermediates
+        if intermediates.isOnly(UInt8(ascii: " ")) {
+            switch sequence.final {
+            case UInt8(ascii: "@"): deleteColumns(at: 0, count: count)  // SL §8.3.121
+            case UInt8(ascii: "A"): insertColumns(at: 0, count: count)  // SR §8.3.135
+            default: counters.unknownSequences += 1
+            }
+        } else if intermediates.isOnly(UInt8(ascii: "'")) {
+            guard cursor.row >= scrollTop && cursor.row <= scrollBottom else { return }
+            switch sequence.final {
+            case UInt8(ascii: "}"): insertColumns(at: cursor.col, count: count)  // DECIC
+            case UInt8(ascii: "~"): deleteColumns(at: cursor.col, count: count)  // DECDC
+            default: counters.unknownSequences += 1
+            }
+        } else if intermediates.isOnly(UInt8(ascii: "!")) && sequence.final == UInt8(ascii: "p") {
+            softReset()  // DECSTR
+        } else if intermediates.isOnly(UInt8(ascii: "\"")) && sequence.final == UInt8(ascii: "q") {
+            protectedPen = sequence[0] == 1  // DECSCA: 1 protects; 0 and 2 do not
+        } else {
+            counters.unknownSequences += 1
+        }
+    }
+
+    /// CSI ? sequences.
+    mutating func csiPrivate(_ sequence: ControlSequence) {
+        guard sequence.intermediates.isEmpty else {
+            counters.unknownSequences += 1
+            return
+        }
+        switch sequence.final {
+        case UInt8(ascii: "h"), UInt8(ascii: "l"):  // DECSET / DECRST
+            for index in 0..<sequence.count { setDECMode(sequence[index], sequence.final == UInt8(ascii: "h")) }
+        case UInt8(ascii: "J"): eraseDisplay(sequence[0])  // DECSED (protection: see the xterm-behaviour issue)
+        case UInt8(ascii: "K"): eraseLine(sequence[0])  // DECSEL
+        default: counters.unknownSequences += 1
+        }
+    }
+
+    mutating func oscDispatch(_ data: UnsafeBufferPointer<UInt8>) {
+        // "Ps ; Pt": the command number, then the text.
+        guard let separator = data.firstIndex(of: UInt8(ascii: ";")) else {
+            counters.unknownSequences += 1
+            return
+        }
+        var command = 0
+        for byte in data[..<separator] {
+            guard byte >= 0x30 && byte <= 0x39, command < 10_000 else {
+                counters.unknownSequences += 1
+                return
+            }
+            command = command * 10 + Int(byte - 0x30)
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: data[(separator + 1)...]), as: UTF8.self)
+        switch command {
+        case 0:
+            title = text
+            iconName = text
+        case 1: iconName = text
+        case 2: title = text
+        default: counters.unknownSequences += 1
+        }
+    }
+}

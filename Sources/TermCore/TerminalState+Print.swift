@@ -1,0 +1,138 @@
+// Printing: where characters land, wide characters, combining marks, wrap.
+
+extension TerminalState {
+    /// Prints a run of printable ASCII. The common case (no charset, no insert
+    /// mode) stores the run a row at a time.
+    mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard charsets.isPlainASCII && !modes.insert && !protectedPen else {
+            for byte in bytes { printCharacter(charsets.map(byte), width: 1) }
+            return
+        }
+        guard let base = bytes.baseAddress else { return }
+        var index = 0
+        let count = bytes.count
+        let style = penID
+        while index < count {
+            if cursor.pendingWrap { wrapToNextLine() }
+            let row = active.row(cursor.row)
+            let start = cursor.col
+            let run = min(count - index, columns - start)
+            clearWideOverlap(row, from: start, count: run)
+            for offset in 0..<run {
+                row[start + offset] = Cell(scalar: UInt32(base[index + offset]), width: .narrow, styleID: style)
+            }
+            index += run
+            advanceCursor(by: run)
+        }
+        lastGraphic = (UInt32(base[count - 1]), 1)
+    }
+
+    /// Prints one scalar that is not ASCII: width from Unicode data; a
+    /// zero-width scalar joins the previous cell.
+    mutating func printScalar(_ scalar: UInt32) {
+        let width = UnicodeWidth.width(of: scalar)
+        if width == 0 {
+            attachToPreviousCell(scalar)
+        } else {
+            printCharacter(scalar, width: width)
+        }
+    }
+
+    /// Places one character (a scalar or a cluster content word) at the cursor.
+    mutating func printCharacter(_ content: UInt32, width: Int) {
+        if cursor.pendingWrap { wrapToNextLine() }
+        if width == 2 {
+            guard columns >= 2 else { return }  // a wide character cannot be shown in one column
+            if cursor.col == columns - 1 {
+                if modes.autowrap {
+                    // It does not fit: leave a spacer and wrap (xterm, Ghostty).
+                    let row = active.row(cursor.row)
+                    clearWideOverlap(row, from: cursor.col, count: 1)
+                    row[cursor.col] = Cell(scalar: 0, width: .wrapSpacer, styleID: eraseID)
+                    wrapToNextLine()
+                } else {
+                    cursor.col = columns - 2
+                }
+            }
+        }
+        if modes.insert { insertBlankCells(width) }
+        let row = active.row(cursor.row)
+        let col = cursor.col
+        clearWideOverlap(row, from: col, count: width)
+        var cell = Cell(content: content, styleID: penID, linkID: 0)
+        cell.content |= UInt32(width == 2 ? Cell.Width.wide.rawValue : 0) << Cell.widthShift
+        if protectedPen { cell.content |= Cell.protectedFlag }
+        row[col] = cell
+        if width == 2 {
+            var tail = Cell(scalar: 0, width: .wideTail, styleID: penID)
+            if protectedPen { tail.content |= Cell.protectedFlag }
+            row[col + 1] = tail
+        }
+        lastGraphic = (content, width)
+        advanceCursor(by: width)
+    }
+
+    /// Moves the cursor right after printing; at the right edge it stays in
+    /// the last column with a pending wrap (autowrap on) or without (off).
+    @inline(__always)
+    mutating func advanceCursor(by count: Int) {
+        if cursor.col + count >= columns {
+            cursor.col = columns - 1
+            cursor.pendingWrap = modes.autowrap
+        } else {
+            cursor.col += count
+        }
+    }
+
+    /// Autowrap: mark the row as continued, then CR LF.
+    mutating func wrapToNextLine() {
+        active.setFlags(cursor.row, active.flags(cursor.row).union(.wrapped))
+        cursor.col = 0
+        cursor.pendingWrap = false
+        lineFeed()
+    }
+
+    /// Before cells `start..<start+count` are overwritten, blanks the other
+    /// half of any wide character they would cut in two.
+    @inline(__always)
+    func clearWideOverlap(_ row: UnsafeMutablePointer<Cell>, from start: Int, count: Int) {
+        if row[start].width == .wideTail && start > 0 {
+            row[start - 1] = Cell.blank(styleID: row[start - 1].styleID)
+        }
+        let last = start + count - 1
+        if row[last].width == .wide && last + 1 < columns {
+            row[last + 1] = Cell.blank(styleID: row[last + 1].styleID)
+        }
+    }
+
+    /// Adds a zero-width scalar (combining mark, ZWJ, variation selector) to
+    /// the character before the cursor, as xterm does.
+    mutating func attachToPreviousCell(_ scalar: UInt32) {
+        var col = cursor.pendingWrap ? cursor.col : cursor.col - 1
+        let row = active.row(cursor.row)
+        if col >= 0 && row[col].width == .wideTail { col -= 1 }
+        guard col >= 0, !row[col].isBlank else {
+            counters.droppedCombiningMarks += 1  // nothing to combine with
+            return
+        }
+        var scalars = row[col].isCluster ? clusters[row[col].value] : [row[col].value]
+        guard scalars.count < ClusterTable.maxScalars else {
+            counters.droppedCombiningMarks += 1
+            return
+        }
+        scalars.append(scalar)
+        guard let id = clusterID(for: scalars) else {
+            counters.droppedCombiningMarks += 1
+            return
+        }
+        row[col].setCluster(id)
+        lastGraphic = (row[col].content & (Cell.valueMask | Cell.clusterFlag), row[col].width == .wide ? 2 : 1)
+    }
+
+    /// REP (CSI Ps b): the last graphic character again, `count` times.
+    /// Parameters saturate at 65,535, which bounds the work.
+    mutating func repeatLastCharacter(_ count: Int) {
+        guard let (content, width) = lastGraphic else { return }
+        for _ in 0..<count { printCharacter(content, width: width) }
+    }
+}

@@ -1,0 +1,62 @@
+// Style and cluster ids, with compaction when a table fills up.
+
+extension TerminalState {
+    /// The id of `style`. When all 65,536 ids are taken, the table is
+    /// compacted to the styles cells still use, so a long truecolor session
+    /// never runs out (SwiftTerm's table fills and then drops colours).
+    mutating func styleID(for style: Style) -> UInt16 {
+        if let id = styles.id(for: style) { return id }
+        compactStyles()
+        return styles.id(for: style) ?? 0
+    }
+
+    mutating func clusterID(for scalars: [UInt32]) -> UInt32? {
+        if let id = clusters.id(for: scalars) { return id }
+        compactClusters()
+        return clusters.id(for: scalars)
+    }
+
+    /// Drops styles no cell, pen or saved cursor refers to, and renumbers.
+    /// - Complexity: O(cells stored), once per 65,536 new styles at most.
+    mutating func compactStyles() {
+        var used = [Bool](repeating: false, count: styles.count)
+        for grid in [active, inactive] {
+            grid.forEachRow { row in
+                for col in 0..<columns { used[Int(row[col].styleID)] = true }
+            }
+        }
+        let remap = styles.compact(keeping: used)
+        for grid in [active, inactive] {
+            grid.forEachRow { row in
+                for col in 0..<columns { row[col].styleID = remap[Int(row[col].styleID)] }
+            }
+        }
+        counters.styleCompactions += 1
+        // The pen and saved cursors hold styles by value: intern them again.
+        penID = styles.id(for: pen) ?? 0
+        eraseID = styles.id(for: pen.erased) ?? 0
+    }
+
+    /// Drops clusters no cell refers to, and renumbers.
+    mutating func compactClusters() {
+        var used = [Bool](repeating: false, count: clusters.count)
+        for grid in [active, inactive] {
+            grid.forEachRow { row in
+                for col in 0..<columns where row[col].isCluster { used[Int(row[col].value)] = true }
+            }
+        }
+        if let (content, _) = lastGraphic, content & Cell.clusterFlag != 0 {
+            used[Int(content & Cell.valueMask)] = true
+        }
+        let remap = clusters.compact(keeping: used)
+        for grid in [active, inactive] {
+            grid.forEachRow { row in
+                for col in 0..<columns where row[col].isCluster { row[col].setCluster(remap[Int(row[col].value)]) }
+            }
+        }
+        if let (content, width) = lastGraphic, content & Cell.clusterFlag != 0 {
+            lastGraphic = (Cell.clusterFlag | remap[Int(content & Cell.valueMask)], width)
+        }
+        counters.clusterCompactions += 1
+    }
+}

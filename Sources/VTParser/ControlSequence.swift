@@ -1,0 +1,126 @@
+/// Up to two intermediate bytes (0x20–0x2F) of an escape or control sequence.
+///
+/// No sequence in xterm's ctlseqs uses more than two; a sequence with more is
+/// marked ``overflowed`` and its handler should ignore it.
+public struct Intermediates: Equatable, Sendable {
+    /// The bytes, first in the low byte.
+    @usableFromInline var packed: UInt16 = 0
+    @usableFromInline var storedCount: UInt8 = 0
+    @usableFromInline var storedOverflow = false
+    /// How many bytes are stored (0, 1 or 2).
+    @inlinable public var count: UInt8 { storedCount }
+    /// True when more intermediates arrived than can be stored.
+    @inlinable public var overflowed: Bool { storedOverflow }
+
+    @inlinable public init() {}
+
+    /// Intermediates from a literal list, for tests and handlers.
+    public init(_ bytes: [UInt8]) {
+        for byte in bytes { append(byte) }
+    }
+
+    @inlinable mutating func append(_ byte: UInt8) {
+        if storedCount >= 2 {
+            storedOverflow = true
+            return
+        }
+        packed |= UInt16(byte) << (8 * UInt16(storedCount))
+        storedCount += 1
+    }
+
+    /// The first intermediate, or 0 when there is none.
+    @inlinable public var first: UInt8 { UInt8(truncatingIfNeeded: packed) }
+    /// The second intermediate, or 0 when there are fewer than two.
+    @inlinable public var second: UInt8 { UInt8(truncatingIfNeeded: packed >> 8) }
+    /// True when there is no intermediate at all.
+    @inlinable public var isEmpty: Bool { count == 0 && !overflowed }
+    /// True when there is exactly the one intermediate `byte`.
+    @inlinable public func isOnly(_ byte: UInt8) -> Bool {
+        count == 1 && !overflowed && first == byte
+    }
+}
+
+/// The parameters, prefix, intermediates and final byte of a CSI sequence or
+/// of a DCS header, held in fixed storage so that dispatch never allocates.
+public struct ControlSequence: Sendable {
+    /// The most parameters kept. xterm keeps 30 (NPARAM in its charproc.c);
+    /// 32 leaves room for SGR lines with colon sub-parameters. Further
+    /// parameters are dropped and the sequence is marked ``paramsOverflowed``.
+    public static let maxParams = 32
+
+    @usableFromInline var values = SIMD32<UInt16>()
+    /// Bit `i` set: parameter `i` is followed by a colon, so parameter `i + 1`
+    /// is a sub-parameter of the same group (ECMA-48 §5.4.2 b, ITU T.416).
+    @usableFromInline var colonAfter: UInt32 = 0
+    /// Bit `i` set: parameter `i` had at least one digit (an empty parameter
+    /// means "default" and reads as 0).
+    @usableFromInline var present: UInt32 = 0
+    @usableFromInline var storedCount = 0
+    @usableFromInline var storedPrefix: UInt8 = 0
+    @usableFromInline var storedIntermediates = Intermediates()
+    @usableFromInline var storedFinal: UInt8 = 0
+    @usableFromInline var storedOverflow = false
+
+    /// How many parameters the sequence has, empty ones included.
+    @inlinable public var count: Int { storedCount }
+    /// The private-parameter prefix (`?`, `>`, `<` or `=`), or 0 when absent.
+    @inlinable public var prefix: UInt8 { storedPrefix }
+    /// The intermediate bytes before the final byte.
+    @inlinable public var intermediates: Intermediates { storedIntermediates }
+    /// The final byte (0x40–0x7E).
+    @inlinable public var final: UInt8 { storedFinal }
+    /// True when the sequence had more than ``maxParams`` parameters.
+    @inlinable public var paramsOverflowed: Bool { storedOverflow }
+
+    @inlinable public init() {}
+
+    /// A sequence from literal parts, for tests and handlers.
+    public init(
+        prefix: UInt8 = 0, params: [Int], colonAfter: Set<Int> = [], intermediates: [UInt8] = [],
+        final: UInt8
+    ) {
+        storedPrefix = prefix
+        for (index, value) in params.prefix(Self.maxParams).enumerated() {
+            values[index] = UInt16(clamping: value)
+            present |= 1 << UInt32(index)
+            if colonAfter.contains(index) { self.colonAfter |= 1 << UInt32(index) }
+        }
+        storedCount = min(params.count, Self.maxParams)
+        storedIntermediates = Intermediates(intermediates)
+        storedFinal = final
+    }
+
+    /// Parameter `index` as a number (0 when empty or absent).
+    @inlinable public subscript(index: Int) -> Int {
+        index < count ? Int(values[index]) : 0
+    }
+
+    /// Parameter `index`, or `defaultValue` when it is absent, empty or 0
+    /// (the rule for counts and positions: "a parameter value of zero or one
+    /// moves the active position by one", ECMA-48 §8.3).
+    @inlinable public func count(at index: Int, default defaultValue: Int = 1) -> Int {
+        let value = self[index]
+        return value == 0 ? defaultValue : value
+    }
+
+    /// True when parameter `index` was given with digits.
+    @inlinable public func isPresent(_ index: Int) -> Bool {
+        index < count && present & (1 << UInt32(index)) != 0
+    }
+
+    /// True when parameter `index` is followed by a colon sub-parameter.
+    @inlinable public func hasSubparameter(after index: Int) -> Bool {
+        index < count && colonAfter & (1 << UInt32(index)) != 0
+    }
+
+    @usableFromInline mutating func reset() {
+        values = SIMD32<UInt16>()
+        colonAfter = 0
+        present = 0
+        storedCount = 0
+        storedPrefix = 0
+        storedIntermediates = Intermediates()
+        storedFinal = 0
+        storedOverflow = false
+    }
+}

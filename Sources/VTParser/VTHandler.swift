@@ -1,0 +1,57 @@
+/// The receiver of a ``VTParser``'s actions.
+///
+/// The parser knows nothing of screens: it turns bytes into the actions of the
+/// DEC/ANSI state machine (https://vt100.net/emu/dec_ansi_parser) and hands them
+/// to a handler. Every method has an empty default, so a handler implements only
+/// what it needs (a test handler may record just `csiDispatch`, say).
+///
+/// The parser is generic over its handler, so calls specialise and inline; keep
+/// conforming types as structs and feed them `inout`.
+public protocol VTHandler {
+    /// A run of printable ASCII bytes (0x20–0x7E), in order. The buffer is only
+    /// valid during the call.
+    mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>)
+
+    /// One printable Unicode scalar that is not ASCII (U+00A0 and above, or
+    /// U+FFFD standing for invalid UTF-8). Never a control character.
+    mutating func print(_ scalar: UInt32)
+
+    /// A C0 control (0x00–0x1F) or a C1 control (0x80–0x9F, received as its
+    /// UTF-8 encoding) that is executed, not one that starts a sequence.
+    mutating func execute(_ control: UInt8)
+
+    /// An escape sequence: `ESC` intermediates final.
+    mutating func escDispatch(_ intermediates: Intermediates, final: UInt8)
+
+    /// A control sequence: `CSI` prefix params intermediates final.
+    mutating func csiDispatch(_ sequence: ControlSequence)
+
+    /// A complete operating system command (the bytes between `OSC` and its
+    /// terminator, BEL or ST). Strings over ``VTParser/Limits/oscBytes`` are
+    /// dropped and counted instead of dispatched.
+    mutating func oscDispatch(_ data: UnsafeBufferPointer<UInt8>)
+
+    /// The start of a device control string: its header, parsed like a CSI.
+    mutating func dcsHook(_ sequence: ControlSequence)
+
+    /// A fragment of the current device control string's data. DCS data is
+    /// streamed, never buffered by the parser, so its length is unbounded here;
+    /// the handler bounds what it keeps.
+    mutating func dcsPut(_ bytes: UnsafeBufferPointer<UInt8>)
+
+    /// The end of the current device control string (ST, or an abort by
+    /// CAN, SUB or ESC).
+    mutating func dcsUnhook()
+}
+
+extension VTHandler {
+    @inlinable public mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {}
+    @inlinable public mutating func print(_ scalar: UInt32) {}
+    @inlinable public mutating func execute(_ control: UInt8) {}
+    @inlinable public mutating func escDispatch(_ intermediates: Intermediates, final: UInt8) {}
+    @inlinable public mutating func csiDispatch(_ sequence: ControlSequence) {}
+    @inlinable public mutating func oscDispatch(_ data: UnsafeBufferPointer<UInt8>) {}
+    @inlinable public mutating func dcsHook(_ sequence: ControlSequence) {}
+    @inlinable public mutating func dcsPut(_ bytes: UnsafeBufferPointer<UInt8>) {}
+    @inlinable public mutating func dcsUnhook() {}
+}

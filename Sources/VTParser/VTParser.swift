@@ -1,0 +1,519 @@
+/// The DEC/ANSI escape-sequence parser with UTF-8 decoding.
+///
+/// A byte-level state machine after Paul Williams' chart
+/// (https://vt100.net/emu/dec_ansi_parser), extended as xterm and every modern
+/// terminal do: UTF-8 is decoded before the chart is consulted (C1 controls
+/// therefore arrive as U+0080–U+009F), CSI parameters may carry colon
+/// sub-parameters (`38:2::r:g:b`, `4:3`), and OSC strings also end with BEL.
+///
+/// The parser keeps all of its state between calls to ``feed(_:into:)``, so any
+/// split of the input into chunks, down to single bytes, produces the same
+/// actions. Every buffer has a limit in ``Limits``; input past a limit is
+/// dropped and counted in ``statistics``.
+public struct VTParser: Sendable {
+    /// Bounds on what input can make the parser hold.
+    public enum Limits {
+        /// The longest OSC string kept (1 MiB). OSC 52 clipboard payloads are
+        /// the largest legitimate strings; a longer OSC is consumed to its
+        /// terminator and dropped.
+        public static let oscBytes = 1 << 20
+        /// OSC buffer capacity kept between strings; a string that grew the
+        /// buffer past this gives the memory back when it ends.
+        public static let oscRetainedCapacity = 4096
+    }
+
+    /// What the parser dropped or replaced, for diagnostics.
+    @frozen
+    public struct Statistics: Equatable, Sendable {
+        /// OSC strings longer than ``Limits/oscBytes``, dropped.
+        public var droppedOSCStrings = 0
+        /// Control sequences that had more than ``ControlSequence/maxParams``
+        /// parameters (dispatched with the first ones).
+        public var overflowedParameterLists = 0
+        /// Invalid UTF-8 sequences, each replaced by one U+FFFD.
+        public var invalidUTF8 = 0
+    }
+
+    /// The states of the chart.
+    @usableFromInline enum State: UInt8, Sendable {
+        case ground, escape, escapeIntermediate
+        case csiEntry, csiParam, csiIntermediate, csiIgnore
+        case dcsEntry, dcsParam, dcsIntermediate, dcsPassthrough, dcsIgnore
+        case oscString, sosPmApcString
+    }
+
+    @usableFromInline var state = State.ground
+    @usableFromInline var sequence = ControlSequence()
+    /// Index of the parameter being accumulated.
+    @usableFromInline var paramIndex = 0
+    /// True once the current sequence has any parameter character.
+    @usableFromInline var hasParams = false
+    @usableFromInline var osc: [UInt8] = []
+    @usableFromInline var oscOverflowed = false
+
+    // UTF-8 decoder state: continuation bytes still needed, the scalar so far,
+    // and the range the next byte must fall in (Unicode §3.9, Table 3-7).
+    @usableFromInline var utf8Needed: UInt8 = 0
+    @usableFromInline var utf8Scalar: UInt32 = 0
+    @usableFromInline var utf8Lower: UInt8 = 0x80
+    @usableFromInline var utf8Upper: UInt8 = 0xBF
+
+    @usableFromInline var counters = Statistics()
+    /// Counters of dropped and replaced input.
+    public var statistics: Statistics { counters }
+
+    /// A parser in the ground state.
+    public init() {}
+
+    /// Feeds bytes, calling `handler` for each action.
+    ///
+    /// - Complexity: O(n) in the number of bytes; runs of printable ASCII and
+    ///   of OSC/DCS data are handed over in bulk.
+    @inlinable
+    public mutating func feed<H: VTHandler>(_ bytes: UnsafeBufferPointer<UInt8>, into handler: inout H) {
+        guard let base = bytes.baseAddress else { return }
+        let end = bytes.count
+        var index = 0
+        while index < end {
+            switch state {
+            case .ground where utf8Needed == 0:
+                // Fast path: a run of printable ASCII goes out in one call.
+                var runEnd = index
+                while runEnd < end, base[runEnd] &- 0x20 < 0x5F { runEnd += 1 }
+                if runEnd > index {
+                    handler.printASCII(UnsafeBufferPointer(start: base + index, count: runEnd - index))
+                    index = runEnd
+                } else {
+                    step(base[index], &handler)
+                    index += 1
+                }
+            case .oscString:
+                index = consumeOSC(base, index, end, &handler)
+            case .dcsPassthrough:
+                index = consumeDCS(base, index, end, &handler)
+            default:
+                step(base[index], &handler)
+                index += 1
+            }
+        }
+    }
+
+    /// Feeds bytes from any contiguous collection (an array, `Data`, a slice).
+    @inlinable
+    public mutating func feed<H: VTHandler, C: Collection>(_ bytes: C, into handler: inout H)
+    where C.Element == UInt8 {
+        let fed: Void? = bytes.withContiguousStorageIfAvailable { feed($0, into: &handler) }
+        if fed == nil {
+            Array(bytes).withUnsafeBufferPointer { feed($0, into: &handler) }
+        }
+    }
+
+    /// The reference path: one byte through the decoder and the chart.
+    @inlinable
+    mutating func step<H: VTHandler>(_ byte: UInt8, _ handler: inout H) {
+        switch state {
+        case .oscString, .dcsPassthrough, .dcsIgnore, .sosPmApcString:
+            // Strings carry raw bytes: their UTF-8 is the consumer's business.
+            stringByte(byte, &handler)
+            return
+        default:
+            break
+        }
+        if utf8Needed == 0 {
+            if byte < 0x80 {
+                advance(UInt32(byte), &handler)
+            } else {
+                startUTF8(byte, &handler)
+            }
+            return
+        }
+        if byte >= utf8Lower && byte <= utf8Upper {
+            utf8Scalar = utf8Scalar << 6 | UInt32(byte & 0x3F)
+            utf8Needed -= 1
+            utf8Lower = 0x80
+            utf8Upper = 0xBF
+            if utf8Needed == 0 { advance(utf8Scalar, &handler) }
+            return
+        }
+        // An ill-formed sequence ends before this byte: one U+FFFD for the
+        // maximal subpart (Unicode §3.9, "U+FFFD Substitution of Maximal
+        // Subparts"), then the byte starts afresh.
+        utf8Needed = 0
+        invalidUTF8(&handler)
+        step(byte, &handler)
+    }
+
+    @inlinable
+    mutating func startUTF8<H: VTHandler>(_ byte: UInt8, _ handler: inout H) {
+        utf8Lower = 0x80
+        utf8Upper = 0xBF
+        switch byte {
+        case 0xC2...0xDF:
+            utf8Needed = 1
+            utf8Scalar = UInt32(byte & 0x1F)
+        case 0xE0...0xEF:
+            utf8Needed = 2
+            utf8Scalar = UInt32(byte & 0x0F)
+            if byte == 0xE0 { utf8Lower = 0xA0 }  // no overlong forms
+            if byte == 0xED { utf8Upper = 0x9F }  // no surrogates
+        case 0xF0...0xF4:
+            utf8Needed = 3
+            utf8Scalar = UInt32(byte & 0x07)
+            if byte == 0xF0 { utf8Lower = 0x90 }  // no overlong forms
+            if byte == 0xF4 { utf8Upper = 0x8F }  // nothing past U+10FFFF
+        default:
+            invalidUTF8(&handler)
+        }
+    }
+
+    @inlinable
+    mutating func invalidUTF8<H: VTHandler>(_ handler: inout H) {
+        counters.invalidUTF8 += 1
+        advance(0xFFFD, &handler)
+    }
+
+    /// One decoded unit through the chart: an ASCII byte, a C1 control
+    /// (0x80–0x9F) or a printable scalar (0xA0 and above).
+    @inlinable
+    mutating func advance<H: VTHandler>(_ unit: UInt32, _ handler: inout H) {
+        // "Anywhere" transitions of the chart.
+        switch unit {
+        case 0x18, 0x1A:
+            handler.execute(UInt8(unit))
+            state = .ground
+            return
+        case 0x1B:
+            enterEscape()
+            return
+        case 0x80...0x9F:
+            c1Control(UInt8(unit), &handler)
+            return
+        default:
+            break
+        }
+        let byte = unit < 0x80 ? UInt8(unit) : 0xFF  // 0xFF: "a printable non-ASCII scalar"
+        switch state {
+        case .ground:
+            if byte < 0x20 {
+                handler.execute(byte)
+            } else if byte == 0xFF {
+                handler.print(unit)
+            } else if byte != 0x7F {
+                withUnsafePointer(to: byte) { handler.printASCII(UnsafeBufferPointer(start: $0, count: 1)) }
+            }
+        case .escape:
+            escape(byte, unit, &handler)
+        case .escapeIntermediate:
+            if byte < 0x20 {
+                handler.execute(byte)
+            } else if byte < 0x30 {
+                sequence.storedIntermediates.append(byte)
+            } else if byte < 0x7F {
+                handler.escDispatch(sequence.intermediates, final: byte)
+                state = .ground
+            } else if byte == 0xFF {
+                state = .ground
+                handler.print(unit)
+            }
+        case .csiEntry, .csiParam, .csiIntermediate, .csiIgnore:
+            csi(byte, &handler)
+        case .dcsEntry, .dcsParam, .dcsIntermediate:
+            dcsHeader(byte, &handler)
+        case .oscString, .dcsPassthrough, .dcsIgnore, .sosPmApcString:
+            break  // strings never reach the decoder (see `step`)
+        }
+    }
+
+    @inlinable
+    mutating func enterEscape() {
+        // Leaving a string through ESC ends it; the `\` that follows (ST) is
+        // then an ordinary, ignored escape sequence.
+        sequence.reset()
+        paramIndex = 0
+        hasParams = false
+        state = .escape
+    }
+
+    @inlinable
+    mutating func escape<H: VTHandler>(_ byte: UInt8, _ unit: UInt32, _ handler: inout H) {
+        switch byte {
+        case 0x00...0x1F:
+            handler.execute(byte)
+        case 0x20...0x2F:
+            sequence.storedIntermediates.append(byte)
+            state = .escapeIntermediate
+        case UInt8(ascii: "["):
+            state = .csiEntry
+        case UInt8(ascii: "]"):
+            beginOSC()
+        case UInt8(ascii: "P"):
+            state = .dcsEntry
+        case UInt8(ascii: "X"), UInt8(ascii: "^"), UInt8(ascii: "_"):
+            state = .sosPmApcString
+        case 0x7F:
+            break
+        case 0xFF:
+            // Not part of any sequence: abandon the escape, keep the character.
+            state = .ground
+            handler.print(unit)
+        default:
+            handler.escDispatch(sequence.intermediates, final: byte)
+            state = .ground
+        }
+    }
+
+    @inlinable
+    mutating func c1Control<H: VTHandler>(_ control: UInt8, _ handler: inout H) {
+        if state == .oscString { endOSC(&handler) }
+        if state == .dcsPassthrough { handler.dcsUnhook() }
+        sequence.reset()
+        paramIndex = 0
+        hasParams = false
+        switch control {
+        case 0x90: state = .dcsEntry
+        case 0x9B: state = .csiEntry
+        case 0x9D: beginOSC()
+        case 0x98, 0x9E, 0x9F: state = .sosPmApcString
+        case 0x9C: state = .ground  // ST with nothing open
+        default:
+            state = .ground
+            handler.execute(control)
+        }
+    }
+
+    @inlinable
+    mutating func parameter(_ byte: UInt8) {
+        hasParams = true
+        switch byte {
+        case UInt8(ascii: ";"), UInt8(ascii: ":"):
+            if paramIndex + 1 < ControlSequence.maxParams {
+                if byte == UInt8(ascii: ":") { sequence.colonAfter |= 1 << UInt32(paramIndex) }
+                paramIndex += 1
+            } else {
+                sequence.storedOverflow = true
+            }
+        default:
+            guard !sequence.paramsOverflowed else { return }
+            let digit = UInt32(byte &- 0x30)
+            let value = UInt32(sequence.values[paramIndex]) * 10 + digit
+            sequence.values[paramIndex] = UInt16(clamping: value)  // saturate, as xterm caps
+            sequence.present |= 1 << UInt32(paramIndex)
+        }
+    }
+
+    @inlinable
+    mutating func finishParameters() {
+        sequence.storedCount = hasParams ? paramIndex + 1 : 0
+        if sequence.paramsOverflowed { counters.overflowedParameterLists += 1 }
+    }
+
+    @inlinable
+    mutating func csi<H: VTHandler>(_ byte: UInt8, _ handler: inout H) {
+        if byte < 0x20 {
+            handler.execute(byte)  // C0 controls execute inside a CSI (chart)
+            return
+        }
+        if byte == 0x7F { return }
+        if byte == 0xFF {
+            state = .csiIgnore
+            return
+        }
+        if byte >= 0x40 {
+            if state != .csiIgnore {
+                sequence.storedFinal = byte
+                finishParameters()
+                handler.csiDispatch(sequence)
+            }
+            state = .ground
+            return
+        }
+        switch state {
+        case .csiEntry:
+            if byte >= 0x3C && byte <= 0x3F {
+                sequence.storedPrefix = byte
+                state = .csiParam
+            } else if byte >= 0x30 {
+                parameter(byte)
+                state = .csiParam
+            } else {
+                sequence.storedIntermediates.append(byte)
+                state = .csiIntermediate
+            }
+        case .csiParam:
+            if byte >= 0x3C {
+                state = .csiIgnore
+            } else if byte >= 0x30 {
+                parameter(byte)
+            } else {
+                sequence.storedIntermediates.append(byte)
+                state = .csiIntermediate
+            }
+        case .csiIntermediate:
+            if byte >= 0x30 {
+                state = .csiIgnore
+            } else {
+                sequence.storedIntermediates.append(byte)
+            }
+        default:
+            break  // csiIgnore: everything up to the final byte
+        }
+    }
+
+    @inlinable
+    mutating func dcsHeader<H: VTHandler>(_ byte: UInt8, _ handler: inout H) {
+        if byte < 0x20 || byte == 0x7F { return }  // ignored in DCS headers (chart)
+        if byte == 0xFF {
+            state = .dcsIgnore
+            return
+        }
+        if byte >= 0x40 {
+            sequence.storedFinal = byte
+            finishParameters()
+            handler.dcsHook(sequence)
+            state = .dcsPassthrough
+            return
+        }
+        switch state {
+        case .dcsEntry:
+            if byte >= 0x3C {
+                sequence.storedPrefix = byte
+                state = .dcsParam
+            } else if byte >= 0x30 {
+                parameter(byte)
+                state = .dcsParam
+            } else {
+                sequence.storedIntermediates.append(byte)
+                state = .dcsIntermediate
+            }
+        case .dcsParam:
+            if byte >= 0x3C {
+                state = .dcsIgnore
+            } else if byte >= 0x30 {
+                parameter(byte)
+            } else {
+                sequence.storedIntermediates.append(byte)
+                state = .dcsIntermediate
+            }
+        default:
+            if byte >= 0x30 {
+                state = .dcsIgnore
+            } else {
+                sequence.storedIntermediates.append(byte)
+            }
+        }
+    }
+
+    // MARK: Strings (OSC, DCS data, SOS/PM/APC)
+
+    @inlinable
+    mutating func beginOSC() {
+        osc.removeAll(keepingCapacity: true)
+        oscOverflowed = false
+        state = .oscString
+    }
+
+    @inlinable
+    mutating func appendOSC(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !oscOverflowed else { return }
+        if osc.count + bytes.count > Limits.oscBytes {
+            oscOverflowed = true
+            osc.removeAll(keepingCapacity: false)
+        } else {
+            osc.append(contentsOf: bytes)
+        }
+    }
+
+    @inlinable
+    mutating func endOSC<H: VTHandler>(_ handler: inout H) {
+        if oscOverflowed {
+            counters.droppedOSCStrings += 1
+        } else {
+            osc.withUnsafeBufferPointer { handler.oscDispatch($0) }
+        }
+        if osc.capacity > Limits.oscRetainedCapacity {
+            osc = []
+        } else {
+            osc.removeAll(keepingCapacity: true)
+        }
+        oscOverflowed = false
+    }
+
+    /// Bulk OSC path: appends the run up to the next control byte.
+    @inlinable
+    mutating func consumeOSC<H: VTHandler>(
+        _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ handler: inout H
+    ) -> Int {
+        var runEnd = start
+        while runEnd < end, base[runEnd] >= 0x20 { runEnd += 1 }
+        if runEnd > start {
+            appendOSC(UnsafeBufferPointer(start: base + start, count: runEnd - start))
+        }
+        if runEnd < end {
+            stringByte(base[runEnd], &handler)
+            runEnd += 1
+        }
+        return runEnd
+    }
+
+    /// Bulk DCS path: passes the run up to the next byte that can end it.
+    @inlinable
+    mutating func consumeDCS<H: VTHandler>(
+        _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ handler: inout H
+    ) -> Int {
+        var runEnd = start
+        while runEnd < end {
+            let byte = base[runEnd]
+            if byte == 0x1B || byte == 0x18 || byte == 0x1A || byte == 0x7F { break }
+            runEnd += 1
+        }
+        if runEnd > start {
+            handler.dcsPut(UnsafeBufferPointer(start: base + start, count: runEnd - start))
+        }
+        if runEnd < end {
+            stringByte(base[runEnd], &handler)
+            runEnd += 1
+        }
+        return runEnd
+    }
+
+    /// One byte inside a string state.
+    @inlinable
+    mutating func stringByte<H: VTHandler>(_ byte: UInt8, _ handler: inout H) {
+        switch byte {
+        case 0x1B, 0x18, 0x1A:
+            if state == .oscString {
+                // CAN and SUB abort the string; ESC ends it (ESC \ is ST).
+                if byte == 0x1B {
+                    endOSC(&handler)
+                } else {
+                    osc.removeAll(keepingCapacity: osc.capacity <= Limits.oscRetainedCapacity)
+                    oscOverflowed = false
+                }
+            } else if state == .dcsPassthrough {
+                handler.dcsUnhook()
+            }
+            if byte == 0x1B {
+                enterEscape()
+            } else {
+                handler.execute(byte)
+                state = .ground
+            }
+        case 0x07 where state == .oscString:
+            endOSC(&handler)  // xterm accepts BEL as the OSC terminator
+            state = .ground
+        default:
+            switch state {
+            case .oscString:
+                if byte >= 0x20 {
+                    withUnsafePointer(to: byte) { appendOSC(UnsafeBufferPointer(start: $0, count: 1)) }
+                }
+            case .dcsPassthrough:
+                if byte != 0x7F {
+                    withUnsafePointer(to: byte) { handler.dcsPut(UnsafeBufferPointer(start: $0, count: 1)) }
+                }
+            default:
+                break  // dcsIgnore, SOS/PM/APC: consumed and dropped
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+// termengine: the command-line front end of TermEngine.
+
+let usage = """
+    usage:
+      \(DumpCommand.usage)
+      \(ReplayCommand.usage)
+    """
+
+func runCommandLine() -> Int32 {
+    var arguments = Arguments(CommandLine.arguments.dropFirst(2))
+    let command = CommandLine.arguments.dropFirst().first
+    do {
+        switch command {
+        case "dump": try DumpCommand.run(&arguments)
+        case "replay": try ReplayCommand.run(&arguments)
+        case "help", "--help", "-h":
+            print(usage)
+        default:
+            FileHandle.standardError.write(Data("termengine: unknown command '\(command ?? "")'\n\(usage)\n".utf8))
+            return 2
+        }
+    } catch {
+        FileHandle.standardError.write(Data("termengine \(command ?? ""): \(error)\n".utf8))
+        return 2
+    }
+    return 0
+}
+
+exit(runCommandLine())

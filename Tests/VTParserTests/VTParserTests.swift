@@ -1,0 +1,294 @@
+import Testing
+import VTParser
+
+/// Records every action as a readable line, merging adjacent print actions.
+struct Recorder: VTHandler {
+    var events: [String] = []
+    var text = ""
+
+    mutating func flush() {
+        if !text.isEmpty { events.append("print \(text)") }
+        text = ""
+    }
+    mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
+        text += String(decoding: bytes, as: UTF8.self)
+    }
+    mutating func print(_ scalar: UInt32) {
+        text.unicodeScalars.append(Unicode.Scalar(scalar)!)
+    }
+    mutating func execute(_ control: UInt8) {
+        flush()
+        events.append("exec \(control)")
+    }
+    mutating func escDispatch(_ intermediates: Intermediates, final: UInt8) {
+        flush()
+        var name = "esc "
+        if intermediates.count > 0 { name += String(UnicodeScalar(intermediates.first)) }
+        if intermediates.count > 1 { name += String(UnicodeScalar(intermediates.second)) }
+        events.append(name + String(UnicodeScalar(final)))
+    }
+    mutating func csiDispatch(_ sequence: ControlSequence) {
+        flush()
+        events.append("csi " + describe(sequence))
+    }
+    mutating func oscDispatch(_ data: UnsafeBufferPointer<UInt8>) {
+        flush()
+        events.append("osc " + String(decoding: data, as: UTF8.self))
+    }
+    mutating func dcsHook(_ sequence: ControlSequence) {
+        flush()
+        events.append("dcs " + describe(sequence))
+    }
+    mutating func dcsPut(_ bytes: UnsafeBufferPointer<UInt8>) {
+        flush()
+        if let last = events.last, last.hasPrefix("put ") {
+            events[events.count - 1] = last + String(decoding: bytes, as: UTF8.self)
+        } else {
+            events.append("put " + String(decoding: bytes, as: UTF8.self))
+        }
+    }
+    mutating func dcsUnhook() {
+        flush()
+        events.append("unhook")
+    }
+
+    func describe(_ sequence: ControlSequence) -> String {
+        var out = ""
+        if sequence.prefix != 0 { out += String(UnicodeScalar(sequence.prefix)) }
+        for index in 0..<sequence.count {
+            out += sequence.isPresent(index) ? String(sequence[index]) : "_"
+            if index + 1 < sequence.count { out += sequence.hasSubparameter(after: index) ? ":" : ";" }
+        }
+        let intermediates = sequence.intermediates
+        if intermediates.count > 0 { out += String(UnicodeScalar(intermediates.first)) }
+        if intermediates.count > 1 { out += String(UnicodeScalar(intermediates.second)) }
+        return out + String(UnicodeScalar(sequence.final))
+    }
+}
+
+func parse(_ input: [UInt8], chunk: Int? = nil) -> [String] {
+    var parser = VTParser()
+    var recorder = Recorder()
+    if let chunk {
+        var start = 0
+        while start < input.count {
+            parser.feed(input[start..<min(start + chunk, input.count)], into: &recorder)
+            start += chunk
+        }
+    } else {
+        parser.feed(input, into: &recorder)
+    }
+    recorder.flush()
+    return recorder.events
+}
+
+func parse(_ input: String) -> [String] { parse(Array(input.utf8)) }
+
+@Suite("Parser: ground state")
+struct GroundTests {
+    @Test func printableASCIIIsOneRun() {
+        #expect(parse("hello") == ["print hello"])
+    }
+
+    @Test func c0ControlsExecute() {
+        #expect(parse("a\r\nb") == ["print a", "exec 13", "exec 10", "print b"])
+    }
+
+    @Test func deleteIsIgnoredInGround() {
+        #expect(parse("a\u{7F}b") == ["print ab"])
+    }
+
+    @Test func utf8IsDecoded() {
+        #expect(parse("é漢😀") == ["print é漢😀"])
+    }
+
+    @Test func c1ControlEncodedAsUTF8Executes() {
+        // U+0085 NEL in UTF-8 is C2 85.
+        #expect(parse([0x61, 0xC2, 0x85, 0x62]) == ["print a", "exec 133", "print b"])
+    }
+
+    @Test func c1CSIEncodedAsUTF8StartsASequence() {
+        #expect(parse([0xC2, 0x9B, 0x33, 0x41]) == ["csi 3A"])
+    }
+}
+
+@Suite("Parser: UTF-8 errors")
+struct UTF8ErrorTests {
+    @Test func loneContinuationByteIsReplaced() {
+        #expect(parse([0x61, 0x80, 0x62]) == ["print a\u{FFFD}b"])
+    }
+
+    @Test func truncatedSequenceIsOneReplacementThenTheNextByte() {
+        // E2 82 is the start of U+20AC; "A" ends it early.
+        #expect(parse([0xE2, 0x82, 0x41]) == ["print \u{FFFD}A"])
+    }
+
+    @Test func overlongFormsAreRejected() {
+        // C0 80 is an overlong NUL: two replacements (maximal subparts of one byte each).
+        #expect(parse([0xC0, 0x80]) == ["print \u{FFFD}\u{FFFD}"])
+        // E0 80 80: E0 needs A0..BF next, so three replacements.
+        #expect(parse([0xE0, 0x80, 0x80]) == ["print \u{FFFD}\u{FFFD}\u{FFFD}"])
+    }
+
+    @Test func surrogatesAreRejected() {
+        // ED A0 80 would be U+D800.
+        #expect(parse([0xED, 0xA0, 0x80]) == ["print \u{FFFD}\u{FFFD}\u{FFFD}"])
+    }
+
+    @Test func beyondU10FFFFIsRejected() {
+        #expect(parse([0xF4, 0x90, 0x80, 0x80]) == ["print \u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}"])
+        #expect(parse([0xF5]) == ["print \u{FFFD}"])
+    }
+
+    @Test func escapeInsideAUTF8SequenceEndsItAndStartsTheEscape() {
+        #expect(parse([0xE2, 0x1B, 0x5B, 0x41]) == ["print \u{FFFD}", "csi A"])
+    }
+
+    @Test func invalidSequencesAreCounted() {
+        var parser = VTParser()
+        var recorder = Recorder()
+        parser.feed([0x80, 0x80, 0x41] as [UInt8], into: &recorder)
+        #expect(parser.statistics.invalidUTF8 == 2)
+    }
+}
+
+@Suite("Parser: escape and control sequences")
+struct SequenceTests {
+    @Test func escapeSequenceWithIntermediate() {
+        #expect(parse("\u{1B}(0\u{1B}7\u{1B}#8") == ["esc (0", "esc 7", "esc #8"])
+    }
+
+    @Test func csiWithParameters() {
+        #expect(parse("\u{1B}[12;34H") == ["csi 12;34H"])
+    }
+
+    @Test func emptyParametersAreKept() {
+        #expect(parse("\u{1B}[;5H") == ["csi _;5H"])
+        #expect(parse("\u{1B}[5;H") == ["csi 5;_H"])
+        #expect(parse("\u{1B}[H") == ["csi H"])
+    }
+
+    @Test func privatePrefixAndIntermediate() {
+        #expect(parse("\u{1B}[?1049h\u{1B}[>c\u{1B}[2 q\u{1B}[!p") == ["csi ?1049h", "csi >c", "csi 2 q", "csi !p"])
+    }
+
+    @Test func colonSubparameters() {
+        #expect(parse("\u{1B}[4:3m") == ["csi 4:3m"])
+        #expect(parse("\u{1B}[38:2::10:20:30m") == ["csi 38:2:_:10:20:30m"])
+        #expect(parse("\u{1B}[1;58:5:9m") == ["csi 1;58:5:9m"])
+    }
+
+    @Test func controlInsideCSIExecutesAndTheSequenceGoesOn() {
+        #expect(parse("\u{1B}[1\n2H") == ["exec 10", "csi 12H"])
+    }
+
+    @Test func privateMarkerAfterParametersIgnoresTheSequence() {
+        #expect(parse("\u{1B}[1?5hX") == ["print X"])
+    }
+
+    @Test func canAndSubAbortASequence() {
+        #expect(parse("\u{1B}[12\u{18}A") == ["exec 24", "print A"])
+        #expect(parse("\u{1B}[12\u{1A}A") == ["exec 26", "print A"])
+    }
+
+    @Test func escapeRestartsASequence() {
+        #expect(parse("\u{1B}[12\u{1B}[3A") == ["csi 3A"])
+    }
+
+    @Test func parameterValuesSaturate() {
+        #expect(parse("\u{1B}[99999999A") == ["csi 65535A"])
+    }
+
+    @Test func tooManyParametersKeepTheFirstAndCount() {
+        let params = (1...40).map(String.init).joined(separator: ";")
+        var parser = VTParser()
+        var recorder = Recorder()
+        parser.feed(Array("\u{1B}[\(params)m".utf8), into: &recorder)
+        recorder.flush()
+        let expected = (1...32).map(String.init).joined(separator: ";")
+        #expect(recorder.events == ["csi \(expected)m"])
+        #expect(parser.statistics.overflowedParameterLists == 1)
+    }
+}
+
+@Suite("Parser: strings")
+struct StringTests {
+    @Test func oscEndsWithBEL() {
+        #expect(parse("\u{1B}]0;title\u{07}x") == ["osc 0;title", "print x"])
+    }
+
+    @Test func oscEndsWithST() {
+        #expect(parse("\u{1B}]2;tïtle\u{1B}\\x") == ["osc 2;tïtle", "esc \\", "print x"])
+    }
+
+    @Test func oscAbortedByCANIsNotDispatched() {
+        #expect(parse("\u{1B}]0;t\u{18}x") == ["exec 24", "print x"])
+    }
+
+    @Test func oscIgnoresC0Controls() {
+        #expect(parse("\u{1B}]0;a\nb\u{07}") == ["osc 0;ab"])
+    }
+
+    @Test func oversizedOSCIsDroppedAndCounted() {
+        var parser = VTParser()
+        var recorder = Recorder()
+        var input = Array("\u{1B}]0;".utf8)
+        input += [UInt8](repeating: 0x41, count: VTParser.Limits.oscBytes + 10)
+        input += [0x07, 0x42]
+        parser.feed(input, into: &recorder)
+        recorder.flush()
+        #expect(recorder.events == ["print B"])
+        #expect(parser.statistics.droppedOSCStrings == 1)
+    }
+
+    @Test func dcsStreamsItsData() {
+        #expect(parse("\u{1B}P1$qm\u{1B}\\") == ["dcs 1$q", "put m", "unhook", "esc \\"])
+    }
+
+    @Test func apcPmSosAreConsumed() {
+        #expect(parse("\u{1B}_Gabc\u{1B}\\\u{1B}^pm\u{1B}\\\u{1B}Xsos\u{1B}\\z") == ["esc \\", "esc \\", "esc \\", "print z"])
+    }
+}
+
+@Suite("Parser: chunking")
+struct ChunkingTests {
+    static let sample: [UInt8] = Array(
+        "ab\u{1B}[1;31mé漢\u{1B}]0;tïtle\u{07}\u{1B}P1$qm\u{1B}\\😀\u{1B}[38:2::1:2:3m\r\n".utf8) + [
+            0xE2, 0x82, 0x41, 0x80, 0xF0, 0x9F, 0x98,
+        ]
+
+    @Test(arguments: [1, 2, 3, 5, 7, 13])
+    func anySplitGivesTheSameActions(chunk: Int) {
+        #expect(parse(Self.sample, chunk: chunk) == parse(Self.sample))
+    }
+
+    @Test func randomSplitsGiveTheSameActions() {
+        var generator = SplitMix64(seed: 42)
+        let expected = parse(Self.sample)
+        for _ in 0..<200 {
+            var parser = VTParser()
+            var recorder = Recorder()
+            var start = 0
+            while start < Self.sample.count {
+                let length = Int(generator.next() % 6) + 1
+                parser.feed(Self.sample[start..<min(start + length, Self.sample.count)], into: &recorder)
+                start += length
+            }
+            recorder.flush()
+            #expect(recorder.events == expected)
+        }
+    }
+}
+
+/// A small seeded generator so that randomised tests repeat exactly.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
