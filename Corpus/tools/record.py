@@ -469,15 +469,30 @@ def rec_less() -> tuple[Session, bytes]:
     return s, s.finish()
 
 
+def start_sleepers(s: Session) -> None:
+    """Process viewers show other people's command lines, which have no
+    place in a committed corpus. Give them a few processes of our own and
+    list only those (-p)."""
+    s.line("sleep 1001 & sleep 1002 & sleep 1003 &")
+
+
+def stop_sleepers(s: Session) -> None:
+    # Background jobs have their own process groups, so killing the shell's
+    # group at the end would not reach them.
+    s.line("kill %1 %2 %3; wait")
+
+
 @recipe("htop_live")
 def rec_htop() -> tuple[Session, bytes]:
     s = bash()
-    s.line("htop", quiet=0.5)
+    start_sleepers(s)
+    s.line("htop -p $$,$(pgrep -d, -P $$ sleep)", quiet=0.5)
     s.pause(2.0)
     s.send(b"\x1b[B", quiet=0.3)    # move the selection bar
     s.send(b"\x1b[B", quiet=0.3)
     s.snapshot("htop_live")
     s.send("q", quiet=0.5)
+    stop_sleepers(s)
     s.line("exit")
     return s, s.finish()
 
@@ -485,10 +500,12 @@ def rec_htop() -> tuple[Session, bytes]:
 @recipe("top_live")
 def rec_top() -> tuple[Session, bytes]:
     s = bash()
-    s.line("top -d 1", quiet=0.5)
+    start_sleepers(s)
+    s.line("top -d 1 -p $$,$(pgrep -d, -P $$ sleep)", quiet=0.5)
     s.pause(2.5)
     s.snapshot("top_live")
     s.send("q", quiet=0.5)
+    stop_sleepers(s)
     s.line("exit")
     return s, s.finish()
 
@@ -533,27 +550,38 @@ def rec_fish() -> tuple[Session, bytes]:
     return s, s.finish()
 
 
-def vttest_menu(menu: str, screens: int, name: str) -> tuple[Session, bytes]:
-    """Open a vttest menu and step through its first `screens` screens.
-    The recording stops on the last one (vttest is killed, not quit), so
-    the reference shows that test screen rather than the menu."""
-    s = Session(["vttest"])
+def vttest_menu(menu: str, screens: int, snapshots: tuple[int, ...],
+                name: str) -> tuple[Session, bytes]:
+    """Open a vttest menu and step through its first `screens` screens,
+    saving the listed screens as snapshots <name>_s<n>. The recording
+    stops on the last screen (vttest is killed, not quit), so the reference
+    shows that test screen rather than the menu.
+
+    vttest is told the terminal cannot do 132 columns (neither tmux nor a
+    fixed-size dump can); it then runs each 80/132 pair of tests twice at
+    80 columns, so the duplicates are not snapshotted."""
+    s = Session(["vttest", "24x80.80"])
     s.settle(quiet=0.5)
     s.send(menu + "\r", quiet=0.5)
     for n in range(1, screens):
-        s.snapshot(f"{name}_s{n}")
+        if n in snapshots:
+            s.snapshot(f"{name}_s{n}")
         s.send("\r", quiet=0.5)
     return s, s.abandon()
 
 
-@recipe("vttest_1_s1", "vttest_1_s2", "vttest_1_s3")
+# Menu 1, cursor movements: 1-2 border of *'s and +'s, 3-4 autowrap,
+# 5 control characters inside escape sequences, 6 leading zeros.
+@recipe("vttest_1_s1", "vttest_1_s3", "vttest_1_s5")
 def rec_vttest_1() -> tuple[Session, bytes]:
-    return vttest_menu("1", 4, "vttest_1")
+    return vttest_menu("1", 6, (1, 3, 5), "vttest_1")
 
 
+# Menu 2, screen features: 1 wrap-around mode, 2 tab stops, 3-4 column
+# mode on a light background (DECSCNM), 5 the same on a dark background.
 @recipe("vttest_2_s1", "vttest_2_s2", "vttest_2_s3")
 def rec_vttest_2() -> tuple[Session, bytes]:
-    return vttest_menu("2", 4, "vttest_2")
+    return vttest_menu("2", 5, (1, 2, 3), "vttest_2")
 
 
 # ---------------------------------------------------------------------------

@@ -88,6 +88,9 @@ public final class Terminal {
             position: ScreenPosition(row: state.cursor.row, column: state.cursor.col),
             pendingWrap: state.cursor.pendingWrap, isVisible: state.modes.cursorVisible)
     }
+    /// DECSCNM (?5): the whole screen is shown with foreground and background
+    /// swapped, on top of each cell's own inverse attribute.
+    public var isReverseVideo: Bool { state.modes.reverseVideo }
     /// The window title (OSC 0/2) as received, or nil when none was set.
     public var title: String? { state.title }
     /// The icon name (OSC 0/1), or nil.

@@ -83,7 +83,10 @@ extension TerminalState {
     }
 
     /// HT / CHT: forward to the `count`-th next tab stop, or the last column.
+    /// In the last column nothing moves and a pending wrap stays pending, so
+    /// the next character still wraps (xterm, captured in xterm.js's t0080).
     mutating func tabForward(_ count: Int) {
+        guard cursor.col < columns - 1 else { return }
         var col = cursor.col
         for _ in 0..<count {
             col += 1

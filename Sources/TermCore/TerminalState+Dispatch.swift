@@ -10,6 +10,7 @@ extension TerminalState: VTHandler {
     }
 
     mutating func execute(_ control: UInt8) {
+        lastGraphic = nil  // REP repeats only a character that came just before it (xterm)
         switch control {
         case 0x07: counters.bells += 1  // BEL
         case 0x08: backspace()  // BS
@@ -33,6 +34,7 @@ extension TerminalState: VTHandler {
     }
 
     mutating func escDispatch(_ intermediates: Intermediates, final: UInt8) {
+        lastGraphic = nil
         if intermediates.isEmpty {
             switch final {
             case UInt8(ascii: "7"): saveCursor()  // DECSC
@@ -69,6 +71,8 @@ extension TerminalState: VTHandler {
     }
 
     mutating func csiDispatch(_ sequence: ControlSequence) {
+        let isREP = sequence.final == UInt8(ascii: "b") && sequence.prefix == 0 && sequence.intermediates.isEmpty
+        if !isREP { lastGraphic = nil }
         guard !sequence.intermediates.overflowed else {
             counters.unknownSequences += 1
             return
@@ -113,15 +117,15 @@ extension TerminalState: VTHandler {
         case UInt8(ascii: "T") where sequence.count <= 1: scrollDown(count)  // SD §8.3.113
         case UInt8(ascii: "X"): eraseCharacters(count)  // ECH §8.3.38
         case UInt8(ascii: "Z"): tabBackward(count)  // CBT §8.3.7
-        case UInt8(ascii: "a"): cursorForward(count)  // HPR §8.3.59
+        case UInt8(ascii: "a"): setColumn(cursor.col + count)  // HPR §8.3.59: not bounded by margins
         case UInt8(ascii: "b"): repeatLastCharacter(count)  // REP §8.3.103
         case UInt8(ascii: "d"): setRow(count - 1)  // VPA §8.3.158
-        case UInt8(ascii: "e"): cursorDown(count)  // VPR §8.3.160
+        case UInt8(ascii: "e"): setRow(relativeRow + count)  // VPR §8.3.160: not bounded by margins
         case UInt8(ascii: "g"): clearTabStops(sequence[0])  // TBC §8.3.154
         case UInt8(ascii: "h"), UInt8(ascii: "l"):  // SM §8.3.125, RM §8.3.106
             for index in 0..<sequence.count { setANSIMode(sequence[index], sequence.final == UInt8(ascii: "h")) }
-        case UInt8(ascii: "j"): cursorBackward(count)  // HPB §8.3.58
-        case UInt8(ascii: "k"): cursorUp(count)  // VPB §8.3.159
+        // HPB (CSI j) and VPB (CSI k) are ECMA-48 only: xterm has neither and
+        // ignores them (real-xterm screens in xterm.js's t0032/t0033), so do we.
         case UInt8(ascii: "m"): selectGraphicRendition(sequence)  // SGR §8.3.117
         case UInt8(ascii: "r"): setScrollRegion(top: sequence[0], bottom: sequence[1])  // DECSTBM
         case UInt8(ascii: "s"): saveCursor()  // SCOSC
@@ -135,6 +139,9 @@ extension TerminalState: VTHandler {
         let count = sequence.count(at: 0)
         let intermediates = sequence.intermediates
         if intermediates.isOnly(UInt8(ascii: " ")) {
+            // SL/SR act on the scroll region, and only with the cursor inside
+            // it (xterm; xterm.js's t600/t601).
+            guard cursor.row >= scrollTop && cursor.row <= scrollBottom else { return }
             switch sequence.final {
             case UInt8(ascii: "@"): deleteColumns(at: 0, count: count)  // SL §8.3.121
             case UInt8(ascii: "A"): insertColumns(at: 0, count: count)  // SR §8.3.135
@@ -170,6 +177,9 @@ extension TerminalState: VTHandler {
         default: counters.unknownSequences += 1
         }
     }
+
+    /// The cursor row as VPA counts it: relative to the scroll region under DECOM.
+    var relativeRow: Int { modes.origin ? cursor.row - scrollTop : cursor.row }
 
     mutating func oscDispatch(_ data: UnsafeBufferPointer<UInt8>) {
         // "Ps ; Pt": the command number, then the text.

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import TermCore
+
+/// Replays xterm.js's escape-sequence fixtures, whose expected screens were
+/// captured from a real xterm: 80×25, LF → CR LF as a PTY's ONLCR does,
+/// rows compared right-trimmed. Known deviations are listed with reasons in
+/// `xtermjs-deviations.tsv`; any other mismatch fails.
+@Suite("Conformance: xterm.js fixtures")
+struct XtermjsConformanceTests {
+    @Test func screensMatchXterm() throws {
+        guard let folder = SharedConformance.folder("xtermjs") else { return }
+        let deviations = SharedConformance.deviations("xtermjs-deviations.tsv")
+        let inputs = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".in") }.sorted()
+        var passed = 0
+        var failures: [String] = []
+        var listed: [String] = []
+        for input in inputs {
+            let name = String(input.dropLast(3))
+            let expectedURL = folder.appendingPathComponent(name + ".text")
+            guard let expectedText = try? String(contentsOf: expectedURL, encoding: .utf8) else { continue }
+            let bytes = try Data(contentsOf: folder.appendingPathComponent(input))
+            let terminal = Terminal(columns: 80, rows: 25)
+            terminal.feed(bytes.flatMap { $0 == 0x0A ? [0x0D, 0x0A] : [$0] })
+            let expected = expectedText.split(separator: "\n", omittingEmptySubsequences: false).prefix(25)
+                .map(rightTrimmed)
+            var differences: [String] = []
+            for row in 0..<25 {
+                let want = row < expected.count ? expected[row] : ""
+                let got = terminal.screenLine(row)
+                if got != want { differences.append("row \(row): want \(want.debugDescription) got \(got.debugDescription)") }
+            }
+            if differences.isEmpty {
+                passed += 1
+            } else if let reason = deviations[name] {
+                listed.append("\(name): \(reason)")
+            } else {
+                failures.append("\(name):\n    " + differences.prefix(6).joined(separator: "\n    "))
+            }
+        }
+        print("xterm.js harness: \(passed) of \(passed + failures.count + listed.count) cases passed, \(listed.count) listed deviations, \(failures.count) unexplained failures")
+        for line in listed { print("  deviation: \(line)") }
+        for line in failures { print("  FAIL: \(line)") }
+        #expect(failures.isEmpty, "unlisted failures:\n\(failures.joined(separator: "\n"))")
+        #expect(passed >= 70)
+    }
+}
