@@ -1,0 +1,83 @@
+import Testing
+import TermCore
+
+@Suite("Cursor movement")
+struct CursorTests {
+    @Test func cupIsOneBasedAndClamped() {
+        #expect(terminal(10, 5, "\(CSI)2;3H").at == [1, 2])
+        #expect(terminal(10, 5, "\(CSI)99;99H").at == [4, 9])
+        #expect(terminal(10, 5, "\(CSI)3;4H\(CSI)H").at == [0, 0])
+        #expect(terminal(10, 5, "\(CSI)0;0f").at == [0, 0])
+    }
+
+    @Test func relativeMovesDefaultToOne() {
+        #expect(terminal(10, 5, "\(CSI)3;3H\(CSI)A").at == [1, 2])
+        #expect(terminal(10, 5, "\(CSI)3;3H\(CSI)0B").at == [3, 2])
+        #expect(terminal(10, 5, "\(CSI)3;3H\(CSI)2C").at == [2, 4])
+        #expect(terminal(10, 5, "\(CSI)3;3H\(CSI)5D").at == [2, 0])
+    }
+
+    @Test func cnlAndCplGoToTheFirstColumn() {
+        #expect(terminal(10, 5, "\(CSI)2;5H\(CSI)2E").at == [3, 0])
+        #expect(terminal(10, 5, "\(CSI)4;5H\(CSI)2F").at == [1, 0])
+    }
+
+    @Test func absoluteColumnAndRow() {
+        #expect(terminal(10, 5, "\(CSI)3G").at == [0, 2])
+        #expect(terminal(10, 5, "\(CSI)4`").at == [0, 3])
+        #expect(terminal(10, 5, "\(CSI)4d").at == [3, 0])
+        #expect(terminal(10, 5, "\(CSI)2;2H\(CSI)2a\(CSI)2e").at == [3, 3])
+    }
+
+    @Test func cuuStopsAtTheTopMarginFromInsideTheRegion() {
+        #expect(terminal(10, 6, "\(CSI)2;5r\(CSI)4;1H\(CSI)9A").at == [1, 0])
+        // From above the region it can reach row 0.
+        #expect(terminal(10, 6, "\(CSI)3;5r\(CSI)2;1H\(CSI)9A").at == [0, 0])
+    }
+
+    @Test func originModeAddressesTheRegion() {
+        let t = terminal(10, 6, "\(CSI)2;4r\(CSI)?6h\(CSI)1;1HX\(CSI)9;1HY")
+        #expect(t.screenLines == ["", "X", "", "Y", "", ""])
+    }
+
+    @Test func backspaceFromPendingWrapMovesLeft() {
+        #expect(terminal(5, 2, "abcde\u{08}").at == [0, 3])
+    }
+
+    @Test func tabsStopEveryEightColumns() {
+        #expect(terminal(20, 2, "\t").at == [0, 8])
+        #expect(terminal(20, 2, "\t\t\t").at == [0, 19])
+    }
+
+    @Test func tabStopsCanBeSetAndCleared() {
+        let t = terminal(20, 2, "\(CSI)3G\(ESC)H\r\t")
+        #expect(t.at == [0, 2])
+        let u = terminal(20, 2, "\(CSI)3g\t")
+        #expect(u.at == [0, 19])
+        let v = terminal(20, 2, "\(CSI)9G\(CSI)0g\r\t")
+        #expect(v.at == [0, 16])
+    }
+
+    @Test func chtAndCbtMoveByTabStops() {
+        #expect(terminal(40, 2, "\(CSI)2I").at == [0, 16])
+        #expect(terminal(40, 2, "\(CSI)20G\(CSI)Z").at == [0, 16])
+        #expect(terminal(40, 2, "\(CSI)20G\(CSI)3Z").at == [0, 0])
+    }
+
+    @Test func saveAndRestoreCursorKeepsPositionAttributesAndCharsets() {
+        let t = terminal(10, 4, "\(CSI)2;3H\(CSI)1m\(ESC)(0\(ESC)7\(CSI)H\(CSI)0m\(ESC)(B\(ESC)8q")
+        #expect(t.at == [1, 3])
+        #expect(t.cellAt(1, 2).text == "─")
+        #expect(t.cellAt(1, 2).style.flags.contains(.bold))
+    }
+
+    @Test func restoreCursorRestoresPendingWrap() {
+        // xterm's DECSC saves do_wrap and DECRC restores it.
+        let t = terminal(5, 3, "abcde\(ESC)7\r\n\(ESC)8X")
+        #expect(t.screenLines == ["abcde", "X", ""])
+    }
+
+    @Test func restoreWithoutSaveHomesTheCursor() {
+        #expect(terminal(10, 4, "\(CSI)3;3H\(ESC)8").at == [0, 0])
+    }
+}

@@ -1,0 +1,66 @@
+import Testing
+import TermCore
+
+@Suite("Modes, screens and resets")
+struct ModeTests {
+    @Test func alternateScreen1049SavesAndRestoresTheCursor() {
+        let t = terminal(10, 3, "main\(CSI)?1049h")
+        #expect(t.isAlternateScreen)
+        #expect(t.screenLines == ["", "", ""])
+        t.feed("alt\(CSI)?1049l")
+        #expect(!t.isAlternateScreen)
+        #expect(t.screenLines == ["main", "", ""])
+        #expect(t.at == [0, 4])
+    }
+
+    @Test func alternateScreenKeepsNoScrollback() {
+        let t = terminal(10, 2, "\(CSI)?1049ha\r\nb\r\nc\r\nd")
+        #expect(t.scrollbackCount == 0)
+        t.feed("\(CSI)?1049l")
+        #expect(t.scrollbackCount == 0)
+    }
+
+    @Test func mode47KeepsTheAlternateContent() {
+        let t = terminal(10, 2, "\(CSI)?47hX\(CSI)?47l\(CSI)?47h")
+        #expect(t.screenLine(0) == "X")
+    }
+
+    @Test func mode1047ClearsTheAlternateScreenOnEntry() {
+        let t = terminal(10, 2, "\(CSI)?1047hX\(CSI)?1047l\(CSI)?1047h")
+        #expect(t.screenLine(0) == "")
+    }
+
+    @Test func newlineModeAddsCarriageReturn() {
+        #expect(terminal(10, 3, "\(CSI)20hab\ncd").screenLines == ["ab", "cd", ""])
+    }
+
+    @Test func cursorVisibility() {
+        #expect(!terminal(10, 2, "\(CSI)?25l").cursor.isVisible)
+        #expect(terminal(10, 2, "\(CSI)?25l\(CSI)?25h").cursor.isVisible)
+    }
+
+    @Test func fullResetClearsTheScreenButKeepsScrollback() {
+        let t = terminal(10, 2, "\(CSI)1ma\r\nb\r\nc\(ESC)]2;t\u{07}\(ESC)c")
+        #expect(t.screenLines == ["", ""])
+        #expect(t.scrollbackLines == ["a"])
+        #expect(t.at == [0, 0])
+        #expect(t.title == nil)
+        t.feed("x")
+        #expect(t.cellAt(0, 0).style == Style())
+    }
+
+    @Test func softResetKeepsTheScreenAndResetsModes() {
+        let t = terminal(10, 3, "ab\(CSI)4h\(CSI)?6h\(CSI)2;3r\(CSI)1m\(CSI)!p")
+        #expect(t.screenLine(0) == "ab")
+        t.feed("\(CSI)3;1HX")
+        #expect(t.screenLine(2) == "X")
+        #expect(t.cellAt(2, 0).style == Style())
+    }
+
+    @Test func titleFromOSC() {
+        #expect(terminal(10, 2, "\(ESC)]2;hello\u{07}").title == "hello")
+        #expect(terminal(10, 2, "\(ESC)]0;both\(ESC)\\").title == "both")
+        #expect(terminal(10, 2, "\(ESC)]0;both\(ESC)\\").iconName == "both")
+        #expect(terminal(10, 2, "\(ESC)]1;icon\u{07}").title == nil)
+    }
+}

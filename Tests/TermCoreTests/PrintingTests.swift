@@ -1,0 +1,137 @@
+import Testing
+import TermCore
+
+@Suite("Printing and autowrap")
+struct PrintingTests {
+    @Test func printingAdvancesTheCursor() {
+        let t = terminal(10, 3, "abc")
+        #expect(t.screenLine(0) == "abc")
+        #expect(t.at == [0, 3])
+    }
+
+    @Test func lastColumnSetsPendingWrapWithoutMoving() {
+        // VT100: the cursor stays in the last column until the next character.
+        let t = terminal(5, 3, "abcde")
+        #expect(t.at == [0, 4])
+        #expect(t.cursor.pendingWrap)
+    }
+
+    @Test func nextCharacterAfterPendingWrapWrapsAndMarksTheRow() {
+        let t = terminal(5, 3, "abcdef")
+        #expect(t.screenLines == ["abcde", "f", ""])
+        #expect(t.at == [1, 1])
+        #expect(t.isWrapped(row: 0))
+        #expect(!t.isWrapped(row: 1))
+    }
+
+    @Test func carriageReturnCancelsPendingWrap() {
+        let t = terminal(5, 3, "abcde\rX")
+        #expect(t.screenLines == ["Xbcde", "", ""])
+    }
+
+    @Test func linefeedCancelsPendingWrap() {
+        let t = terminal(5, 3, "abcde\nX")
+        #expect(t.screenLines == ["abcde", "    X", ""])
+    }
+
+    @Test func autowrapOffOverwritesTheLastColumn() {
+        let t = terminal(5, 3, "\(CSI)?7labcdefg")
+        #expect(t.screenLines == ["abcdg", "", ""])
+        #expect(t.at == [0, 4])
+        #expect(!t.cursor.pendingWrap)
+    }
+
+    @Test func wideCharacterTakesTwoCells() {
+        let t = terminal(10, 2, "a漢b")
+        #expect(t.screenLine(0) == "a漢b")
+        #expect(t.cellAt(0, 1).width == .wide)
+        #expect(t.cellAt(0, 2).width == .wideTail)
+        #expect(t.at == [0, 4])
+    }
+
+    @Test func wideCharacterAtTheLastColumnWrapsWhole() {
+        // It cannot be split: the last cell stays blank and the character
+        // moves to the next row (xterm).
+        let t = terminal(5, 3, "abcd漢")
+        #expect(t.screenLines == ["abcd", "漢", ""])
+        #expect(t.cellAt(0, 4).width == .wrapSpacer)
+        #expect(t.isWrapped(row: 0))
+        #expect(t.at == [1, 2])
+    }
+
+    @Test func wideCharacterEndingInTheLastColumnLeavesPendingWrap() {
+        let t = terminal(5, 3, "abc漢")
+        #expect(t.at == [0, 4])
+        #expect(t.cursor.pendingWrap)
+    }
+
+    @Test func overwritingHalfAWideCharacterBlanksTheOtherHalf() {
+        let t = terminal(10, 2, "漢字\(CSI)1;2HX")
+        // X lands on the right half of 漢: its left half goes blank.
+        #expect(t.screenLine(0) == " X字")
+        let u = terminal(10, 2, "漢字\(CSI)1;3HY")
+        // Y lands on the left half of 字: its right half goes blank.
+        #expect(u.screenLine(0) == "漢Y")
+    }
+
+    @Test func combiningMarkJoinsThePreviousCell() {
+        let t = terminal(10, 2, "e\u{301}x")
+        #expect(t.cellAt(0, 0).scalars == ["e", "\u{301}"])
+        #expect(t.cellAt(0, 1).text == "x")
+        #expect(t.screenLine(0) == "e\u{301}x")
+    }
+
+    @Test func combiningMarkAfterPendingWrapJoinsTheLastColumn() {
+        let t = terminal(3, 2, "abc\u{301}")
+        #expect(t.cellAt(0, 2).scalars == ["c", "\u{301}"])
+        #expect(t.cursor.pendingWrap)
+    }
+
+    @Test func combiningMarkOnAWideCharacterJoinsItsLeftHalf() {
+        let t = terminal(10, 2, "漢\u{20DD}")
+        #expect(t.cellAt(0, 0).scalars == ["漢", "\u{20DD}"])
+    }
+
+    @Test func zeroWidthJoinerStaysInTheCell() {
+        let t = terminal(10, 2, "👩\u{200D}")
+        #expect(t.cellAt(0, 0).scalars == ["👩", "\u{200D}"])
+    }
+
+    @Test func invalidUTF8PrintsReplacementCharacter() {
+        let t = Terminal(columns: 10, rows: 2)
+        t.feed([0x61, 0xFF, 0x62] as [UInt8])
+        #expect(t.screenLine(0) == "a\u{FFFD}b")
+    }
+
+    @Test func insertModeShiftsTheRowRight() {
+        let t = terminal(10, 2, "abcd\(CSI)1;2H\(CSI)4hXY")
+        #expect(t.screenLine(0) == "aXYbcd")
+    }
+
+    @Test func decSpecialGraphicsDrawsLines() {
+        // ESC ( 0 designates DEC Special Graphics to G0 (VT100 User Guide table 3-9).
+        let t = terminal(10, 2, "\(ESC)(0lqk\(ESC)(Bq")
+        #expect(t.screenLine(0) == "┌─┐q")
+    }
+
+    @Test func shiftOutSelectsG1() {
+        let t = terminal(10, 2, "\(ESC))0a\u{0E}x\u{0F}x")
+        #expect(t.screenLine(0) == "a│x")
+    }
+
+    @Test func britishCharsetMapsHashToPound() {
+        let t = terminal(10, 2, "\(ESC)(A#")
+        #expect(t.screenLine(0) == "£")
+    }
+
+    @Test func repeatRepeatsThePrecedingCharacter() {
+        let t = terminal(10, 2, "x\(CSI)3b")
+        #expect(t.screenLine(0) == "xxxx")
+    }
+
+    @Test func repeatAfterAControlDoesNothing() {
+        // xterm repeats only a graphic character immediately before REP.
+        let t = terminal(10, 2, "x\r\(CSI)3b")
+        #expect(t.screenLine(0) == "x")
+    }
+}

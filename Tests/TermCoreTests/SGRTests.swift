@@ -1,0 +1,101 @@
+import Testing
+import TermCore
+
+@Suite("Select Graphic Rendition")
+struct SGRTests {
+    func style(_ parameters: String) -> Style {
+        terminal(10, 1, "\(CSI)\(parameters)mX").cellAt(0, 0).style
+    }
+
+    @Test func basicAttributes() {
+        #expect(style("1").flags == .bold)
+        #expect(style("2").flags == .dim)
+        #expect(style("3").flags == .italic)
+        #expect(style("5").flags == .blink)
+        #expect(style("7").flags == .inverse)
+        #expect(style("8").flags == .hidden)
+        #expect(style("9").flags == .strikethrough)
+        #expect(style("53").flags == .overline)
+        #expect(style("1;3;0") == Style())
+        #expect(style("") == Style())
+    }
+
+    @Test func resets() {
+        #expect(style("1;2;22").flags == [])
+        #expect(style("3;23").flags == [])
+        #expect(style("4;24").underline == .none)
+        #expect(style("5;25").flags == [])
+        #expect(style("7;27").flags == [])
+        #expect(style("8;28").flags == [])
+        #expect(style("9;29").flags == [])
+        #expect(style("53;55").flags == [])
+        #expect(style("31;39").foreground == .default)
+        #expect(style("41;49").background == .default)
+    }
+
+    @Test func underlineStyles() {
+        #expect(style("4").underline == .single)
+        #expect(style("21").underline == .double)
+        #expect(style("4:0").underline == .none)
+        #expect(style("4:2").underline == .double)
+        #expect(style("4:3").underline == .curly)
+        #expect(style("4:4").underline == .dotted)
+        #expect(style("4:5").underline == .dashed)
+    }
+
+    @Test func sixteenColours() {
+        #expect(style("31").foreground == .indexed(1))
+        #expect(style("47").background == .indexed(7))
+        #expect(style("92").foreground == .indexed(10))
+        #expect(style("104").background == .indexed(12))
+    }
+
+    @Test func indexedAndDirectColours() {
+        #expect(style("38;5;196").foreground == .indexed(196))
+        #expect(style("48;5;17").background == .indexed(17))
+        #expect(style("38;2;1;2;3").foreground == .rgb(1, 2, 3))
+        #expect(style("48;2;10;20;30").background == .rgb(10, 20, 30))
+        #expect(style("38:5:9").foreground == .indexed(9))
+        #expect(style("38:2::1:2:3").foreground == .rgb(1, 2, 3))
+        #expect(style("38:2:1:2:3").foreground == .rgb(1, 2, 3))
+        #expect(style("38:2:0:1:2:3").foreground == .rgb(1, 2, 3))
+    }
+
+    @Test func parametersAfterAColourStillApply() {
+        let s = style("38;2;1;2;3;1;48;5;4")
+        #expect(s.foreground == .rgb(1, 2, 3))
+        #expect(s.flags == .bold)
+        #expect(s.background == .indexed(4))
+        // A colon group is one parameter: what follows it is read normally.
+        let t = style("38:5:1;4")
+        #expect(t.foreground == .indexed(1))
+        #expect(t.underline == .single)
+    }
+
+    @Test func underlineColour() {
+        #expect(style("58;5;3").underlineColor == .indexed(3))
+        #expect(style("58:2::9:8:7").underlineColor == .rgb(9, 8, 7))
+        #expect(style("58;5;3;59").underlineColor == .default)
+    }
+
+    @Test func truncatedExtendedColourIsIgnored() {
+        #expect(style("38;5").foreground == .default)
+        #expect(style("38;2;1;2").foreground == .default)
+    }
+
+    @Test func manyDistinctStylesNeverRunOut() {
+        // Each truecolor cell is a new style; the table compacts when full,
+        // so the newest colours stay right (SwiftTerm drops them).
+        let t = Terminal(columns: 80, rows: 24, scrollback: 100)
+        var input = ""
+        for index in 0..<70_000 {
+            input += "\(CSI)38;2;\(index >> 16);\((index >> 8) & 0xFF);\(index & 0xFF)mX"
+        }
+        t.feed(input)
+        #expect(t.counters.styleCompactions >= 1)
+        // 70,000 is a multiple of 80: the last X sits in the last column, pending wrap.
+        #expect(t.cursor.pendingWrap)
+        let last = t.cellAt(t.cursor.position.row, t.cursor.position.column)
+        #expect(last.style.foreground == .rgb(1, 0x11, 0x6F))  // 69,999 = 0x1116F
+    }
+}
