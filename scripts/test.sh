@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Every test: the Swift suites (unit, conformance harnesses, property and
+# robustness tests), then the comparison of real program recordings with tmux.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+swift build
+swift test
+python3 Corpus/tools/compare_tmux.py --engine .build/debug/termengine
