@@ -74,6 +74,14 @@ public final class Terminal {
         text.withUTF8 { feed($0) }
     }
 
+    /// Returns to the power-on state: blank screens, empty scrollback,
+    /// default modes, styles and charsets; the size is kept. This is how a
+    /// replay replaces what was shown before.
+    public func reset() {
+        state = TerminalState(columns: columns, rows: rows, scrollback: state.primary.scrollbackLimit)
+        parser = VTParser()
+    }
+
     // MARK: Geometry and state
 
     /// Columns of the screen.

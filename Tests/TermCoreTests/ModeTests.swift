@@ -64,3 +64,17 @@ struct ModeTests {
         #expect(terminal(10, 2, "\(ESC)]1;icon\u{07}").title == nil)
     }
 }
+
+@Suite("Reset through the API")
+struct APIResetTests {
+    @Test func resetClearsScreenScrollbackAndParserState() {
+        let t = terminal(10, 2, "\(CSI)1ma\r\nb\r\nc\(ESC)]0;half")
+        t.reset()
+        #expect(t.screenLines == ["", ""])
+        #expect(t.scrollbackCount == 0)
+        t.feed("x")
+        // The unterminated OSC was forgotten: "x" prints, unstyled.
+        #expect(t.screenLine(0) == "x")
+        #expect(t.cellAt(0, 0).style == Style())
+    }
+}
