@@ -1,0 +1,33 @@
+#ifndef TERMBENCH_ALLOC_COUNTER_H
+#define TERMBENCH_ALLOC_COUNTER_H
+
+// Counts every heap allocation the process makes, whoever makes it (the
+// Swift runtime, Foundation, the engine). Linking alloc_counter.c into an
+// executable replaces glibc's malloc family with thin wrappers that bump
+// counters and forward to glibc's own implementation (__libc_malloc & co.),
+// so the heap itself, and mallinfo2(), are unchanged.
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    /// malloc, calloc, realloc and the aligned variants (each call).
+    uint64_t allocations;
+    /// Bytes requested by those calls.
+    uint64_t bytes;
+    /// free calls with a non-null pointer.
+    uint64_t frees;
+} termbench_alloc_counts;
+
+/// The counters so far (relaxed atomic reads).
+termbench_alloc_counts termbench_alloc_counts_now(void);
+
+/// True once the wrappers have seen a call: false means the interposition
+/// did not take and the counts must not be trusted.
+int termbench_alloc_counter_active(void);
+
+/// Heap bytes in use according to glibc: small chunks in the arenas
+/// (mallinfo2 uordblks) plus mmapped blocks (hblkhd).
+size_t termbench_heap_in_use(void);
+
+#endif
