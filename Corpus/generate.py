@@ -5,13 +5,33 @@ The same --kind, --size and --seed always give the same bytes, so benchmark
 runs and demos can regenerate their inputs instead of committing them.
 
 Kinds (after alacritty's vtebench categories):
-  scrolling     plain ASCII lines that scroll the screen
-  dense_cells   full-screen redraws, every cell with its own colours
-  cursor_motion characters placed at random positions
-  unicode       CJK, accented (combining) Latin, emoji, box drawing
-  mixed         a shell-like session: prompts, coloured listings, a TUI redraw
+  scrolling                      plain ASCII lines of random width that scroll the screen
+  scrolling_fullscreen           every line exactly fills the width, then scrolls
+  scrolling_top_region           lines scrolling in a region that spares the top row
+  scrolling_bottom_region        lines scrolling in a region that spares the bottom row
+  scrolling_top_small_region     lines scrolling in the bottom half (top half fixed)
+  scrolling_bottom_small_region  lines scrolling in the top half (bottom half fixed)
+  light_cells                    full-screen redraws of plain characters, no scrolling
+  medium_cells                   editor-like redraws: line numbers, syntax colours, status line
+  sync_medium_cells              the same frames, each inside synchronized output (mode 2026)
+  dense_cells                    full-screen redraws, every cell with its own colours
+  cursor_motion                  characters placed at random positions
+  unicode                        CJK, accented (combining) Latin, emoji, box drawing
+  mixed                          a shell-like session: prompts, coloured listings, a TUI redraw
+
+The kinds that existed first (scrolling, dense_cells, cursor_motion, unicode,
+mixed) keep their exact bytes; later kinds were added beside them.
+
+--suite DIR writes one 16 MiB file per kind in SUITE_KINDS into DIR (for the
+given --cols/--rows), plus manifest.json; files whose recorded parameters
+and generator version match are kept, so a benchmark run regenerates only
+what changed. The region kinds start with their setup (alternate screen and
+DECSTBM), as vtebench's setup scripts do.
 """
 import argparse
+import hashlib
+import json
+import os
 import random
 import sys
 
@@ -67,8 +87,211 @@ def mixed(rng, cols, rows):
     return "".join(out)
 
 
+# --- Kinds added for the benchmark suite (Benchmarks/TermBench) -------------
+
+def scrolling_fullscreen(rng, cols, rows):
+    # A line that fills every column: the cursor ends in pending-wrap state
+    # and the CR LF that follows scrolls.
+    return rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") * cols + "\r\n"
+
+
+def light_cells(rng, cols, rows):
+    # The whole screen rewritten with one plain character, from the home
+    # position, so nothing scrolls (the last cell leaves a pending wrap).
+    return CSI + "H" + rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") * (cols * rows)
+
+
+def region_prologue(top, bottom):
+    """The alternate screen with a DECSTBM scroll region (1-based rows)."""
+    return CSI + "?1049h" + CSI + f"{top};{bottom}r" + CSI + f"{top};1H"
+
+
+class Stream:
+    """A kind whose stream has state: a setup written once at the start,
+    then pieces from `piece`. Instances are made per generated stream."""
+
+    def __init__(self, rng, cols, rows):
+        self.started = False
+
+    def setup(self, rng, cols, rows):
+        return ""
+
+    def piece(self, rng, cols, rows):
+        raise NotImplementedError
+
+    def __call__(self, rng, cols, rows):
+        if self.started:
+            return self.piece(rng, cols, rows)
+        self.started = True
+        return self.setup(rng, cols, rows) + self.piece(rng, cols, rows)
+
+
+def region_kind(region):
+    """Random-width lines scrolling inside a DECSTBM region on the alternate
+    screen; `region(rows)` gives the 1-based (top, bottom) rows."""
+    class RegionScroll(Stream):
+        def setup(self, rng, cols, rows):
+            top, bottom = region(rows)
+            return CSI + "?1049h" + CSI + f"{top};{bottom}r" + CSI + f"{top};1H"
+
+        def piece(self, rng, cols, rows):
+            return scrolling(rng, cols, rows)
+    return RegionScroll
+
+
+scrolling_top_region = region_kind(lambda rows: (2, rows))
+scrolling_bottom_region = region_kind(lambda rows: (1, rows - 1))
+scrolling_top_small_region = region_kind(lambda rows: (rows // 2, rows))
+scrolling_bottom_small_region = region_kind(lambda rows: (1, rows // 2))
+
+
+KEYWORDS = "func let var if else for while return struct class import guard switch case".split()
+TYPES = "Int String Bool Cell Grid Terminal Parser Style UInt8 UInt32 Array".split()
+# (SGR for the token, how to draw it): a 256-colour and truecolour palette
+# like an editor colour scheme's.
+SYNTAX = {
+    "keyword": "1;38;5;176",
+    "type": "38;2;102;217;239",
+    "string": "38;2;230;219;116",
+    "number": "38;5;141",
+    "comment": "3;38;5;244",
+    "ident": "38;5;252",
+    "punct": "38;5;203",
+}
+
+
+def source_line(rng):
+    """A line of pseudo-source code as (class, text) tokens."""
+    indent = " " * (4 * rng.randint(0, 3))
+    tokens = [("ident", indent)] if indent else []
+    if rng.random() < 0.12:
+        return tokens + [("comment", "// " + " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 8))))]
+    for _ in range(rng.randint(2, 9)):
+        roll = rng.random()
+        if roll < 0.2:
+            tokens.append(("keyword", rng.choice(KEYWORDS)))
+        elif roll < 0.35:
+            tokens.append(("type", rng.choice(TYPES)))
+        elif roll < 0.45:
+            tokens.append(("string", '"' + rng.choice(WORDS) + '"'))
+        elif roll < 0.55:
+            tokens.append(("number", str(rng.randint(0, 4096))))
+        elif roll < 0.7:
+            tokens.append(("punct", rng.choice(["(", ")", "{", "}", "=", "->", ".", ",", ":"])))
+        else:
+            tokens.append(("ident", rng.choice(WORDS)))
+        tokens.append(("ident", " "))
+    return tokens
+
+
+class Editor(Stream):
+    """medium_cells: an editor's window over a buffer of source lines. Each
+    piece scrolls the view and redraws it: line numbers, a colour per
+    token, erase to end of line, an inverse status line, the cursor."""
+
+    synchronized = False
+
+    def __init__(self, rng, cols, rows):
+        super().__init__(rng, cols, rows)
+        self.lines = [source_line(rng) for _ in range(4096)]
+        self.top = 0
+
+    def setup(self, rng, cols, rows):
+        return CSI + "?1049h"
+
+    def piece(self, rng, cols, rows):
+        self.top = (self.top + rng.randint(1, max(1, rows // 2))) % len(self.lines)
+        out = [CSI + "?2026h"] if self.synchronized else []
+        out.append(CSI + "?25l")
+        text_rows = rows - 2
+        for row in range(text_rows):
+            number = self.top + row
+            out.append(CSI + f"{row + 1};1H" + CSI + "38;5;130m" + f"{number % 10000:>4} " + CSI + "0m")
+            width = 5
+            for cls, text in self.lines[number % len(self.lines)]:
+                if width + len(text) > cols:
+                    text = text[: cols - width]
+                if not text:
+                    break
+                out.append(CSI + SYNTAX[cls] + "m" + text)
+                width += len(text)
+            out.append(CSI + "0m" + CSI + "K")
+        status = f" NORMAL  main.swift  [+]  {self.top + 1},1  {100 * self.top // len(self.lines)}%"
+        out.append(CSI + f"{rows - 1};1H" + CSI + "1;7m" + status[:cols].ljust(cols) + CSI + "0m")
+        out.append(CSI + f"{rows};1H" + CSI + "K" + f'"main.swift" {len(self.lines)}L'[:cols])
+        out.append(CSI + f"{rng.randint(1, text_rows)};{rng.randint(6, cols)}H" + CSI + "?25h")
+        if self.synchronized:
+            out.append(CSI + "?2026l")
+        return "".join(out)
+
+
+class SyncEditor(Editor):
+    """sync_medium_cells: the same frames inside synchronized output."""
+    synchronized = True
+
+
+medium_cells = Editor
+sync_medium_cells = SyncEditor
+
+
 KINDS = {"scrolling": scrolling, "dense_cells": dense_cells, "cursor_motion": cursor_motion,
-         "unicode": unicode, "mixed": mixed}
+         "unicode": unicode, "mixed": mixed,
+         "scrolling_fullscreen": scrolling_fullscreen, "light_cells": light_cells,
+         "scrolling_top_region": scrolling_top_region, "scrolling_bottom_region": scrolling_bottom_region,
+         "scrolling_top_small_region": scrolling_top_small_region,
+         "scrolling_bottom_small_region": scrolling_bottom_small_region,
+         "medium_cells": medium_cells, "sync_medium_cells": sync_medium_cells}
+
+# The benchmark suite, in vtebench's order of categories.
+SUITE_KINDS = ["dense_cells", "light_cells", "medium_cells", "cursor_motion", "scrolling",
+               "scrolling_fullscreen", "scrolling_top_region", "scrolling_bottom_region",
+               "scrolling_top_small_region", "scrolling_bottom_small_region", "unicode",
+               "sync_medium_cells"]
+
+
+def generate(kind, size, seed, cols, rows):
+    """The bytes of one replay: pieces from the kind until `size` bytes."""
+    rng = random.Random(seed)
+    make = KINDS[kind]
+    if isinstance(make, type) and issubclass(make, Stream):
+        make = make(rng, cols, rows)
+    chunks, written = [], 0
+    while written < size:
+        piece = make(rng, cols, rows).encode("utf-8")
+        chunks.append(piece)
+        written += len(piece)
+    return b"".join(chunks)[:size]
+
+
+def generator_version():
+    """A digest of this file: a manifest made by another version is stale."""
+    with open(__file__, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()[:16]
+
+
+def write_suite(directory, size, seed, cols, rows, kinds):
+    os.makedirs(directory, exist_ok=True)
+    manifest_path = os.path.join(directory, "manifest.json")
+    try:
+        with open(manifest_path) as handle:
+            manifest = json.load(handle)
+    except (OSError, ValueError):
+        manifest = {}
+    version = generator_version()
+    entries = manifest.get("files", {})
+    for kind in kinds:
+        params = {"kind": kind, "size": size, "seed": seed, "cols": cols, "rows": rows, "generator": version}
+        path = os.path.join(directory, kind + ".bin")
+        if entries.get(kind) == params and os.path.exists(path) and os.path.getsize(path) == size:
+            continue
+        data = generate(kind, size, seed, cols, rows)
+        with open(path, "wb") as handle:
+            handle.write(data)
+        entries[kind] = params
+        print(f"wrote {len(data)} bytes of {kind} ({cols}x{rows}, seed {seed}) to {path}", file=sys.stderr)
+    manifest = {"schema": "termengine-corpus/1", "files": entries}
+    with open(manifest_path, "w") as handle:
+        json.dump(manifest, handle, indent=1, sort_keys=True)
 
 
 def main():
@@ -78,17 +301,21 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cols", type=int, default=80)
     parser.add_argument("--rows", type=int, default=24)
-    parser.add_argument("-o", "--output", required=True)
+    parser.add_argument("-o", "--output", help="the file to write (one --kind)")
+    parser.add_argument("--suite", metavar="DIR", help="write every suite kind into DIR instead")
+    parser.add_argument("--kinds", help="with --suite: comma-separated subset of the suite kinds")
     args = parser.parse_args()
 
-    rng = random.Random(args.seed)
-    make = KINDS[args.kind]
-    chunks, written = [], 0
-    while written < args.size:
-        piece = make(rng, args.cols, args.rows).encode("utf-8")
-        chunks.append(piece)
-        written += len(piece)
-    data = b"".join(chunks)[: args.size]
+    if args.suite:
+        kinds = args.kinds.split(",") if args.kinds else SUITE_KINDS
+        unknown = [kind for kind in kinds if kind not in KINDS]
+        if unknown:
+            parser.error(f"unknown kinds: {', '.join(unknown)}")
+        write_suite(args.suite, args.size, args.seed, args.cols, args.rows, kinds)
+        return
+    if not args.output:
+        parser.error("-o/--output or --suite is required")
+    data = generate(args.kind, args.size, args.seed, args.cols, args.rows)
     with open(args.output, "wb") as handle:
         handle.write(data)
     print(f"wrote {len(data)} bytes of {args.kind} (seed {args.seed}) to {args.output}", file=sys.stderr)
