@@ -19,6 +19,11 @@ let package = Package(
         ),
         .target(name: "TermCore", dependencies: ["VTParser", "CUTF8Proc"]),
         .executableTarget(name: "termengine", dependencies: ["TermCore"]),
+        // Benchmarks (docs/PERFORMANCE.md): the termbench runner, and the malloc
+        // counter it links so that allocations during a feed can be counted.
+        .target(name: "CAllocCounter", path: "Benchmarks/CAllocCounter"),
+        .executableTarget(
+            name: "termbench", dependencies: ["TermCore", "CAllocCounter"], path: "Benchmarks/TermBench"),
         .testTarget(name: "VTParserTests", dependencies: ["VTParser"]),
         .testTarget(name: "TermCoreTests", dependencies: ["TermCore", "VTParser"]),
     ],

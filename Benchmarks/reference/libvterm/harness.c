@@ -139,12 +139,15 @@ static void put_utf8(uint32_t c, FILE *out) {
     }
 }
 
-static void dump(Engine *engine, int cols, int rows) {
+// The screen text that `screen=` hashes and --dump prints: each row with
+// trailing spaces trimmed, followed by "\n" (the same in every harness).
+static char *screen_text(Engine *engine, int cols, int rows, size_t *length) {
+    char *text = NULL;
+    FILE *out = open_memstream(&text, length);
+    char *line = NULL;
+    size_t line_length = 0;
     for (int row = 0; row < rows; row++) {
-        // Collect the row, then trim trailing blanks.
-        char *line = NULL;
-        size_t size = 0;
-        FILE *buffer = open_memstream(&line, &size);
+        FILE *buffer = open_memstream(&line, &line_length);
         for (int col = 0; col < cols;) {
             VTermScreenCell cell;
             vterm_screen_get_cell(engine->screen, (VTermPos){.row = row, .col = col}, &cell);
@@ -156,11 +159,23 @@ static void dump(Engine *engine, int cols, int rows) {
             col += cell.width > 0 ? cell.width : 1;
         }
         fclose(buffer);
-        while (size > 0 && line[size - 1] == ' ') line[--size] = 0;
-        printf("%s\n", line);
+        while (line_length > 0 && line[line_length - 1] == ' ') line_length--;
+        fwrite(line, 1, line_length, out);
+        fputc('\n', out);
         free(line);
+        line = NULL;
     }
-    printf("scrollback=%d\n", engine->scrollback.count);
+    fclose(out);
+    return text;
+}
+
+static uint64_t fnv1a(const char *bytes, size_t length) {
+    uint64_t hash = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < length; i++) {
+        hash ^= (uint8_t)bytes[i];
+        hash *= 0x100000001b3ULL;
+    }
+    return hash;
 }
 
 static int compare_doubles(const void *a, const void *b) {
@@ -207,7 +222,11 @@ int main(int argc, char **argv) {
         Engine engine;
         engine_init(&engine, cols, rows, scrollback);
         engine_feed(&engine, bytes, len);
-        dump(&engine, cols, rows);
+        size_t length;
+        char *text = screen_text(&engine, cols, rows, &length);
+        fwrite(text, 1, length, stdout);
+        printf("scrollback=%d\n", engine.scrollback.count);
+        free(text);
         engine_free(&engine);
         return 0;
     }
@@ -215,7 +234,8 @@ int main(int argc, char **argv) {
     double *seconds = calloc((size_t)runs, sizeof *seconds);
     double *rates = calloc((size_t)runs, sizeof *rates);
     long heap_bytes = 0;
-    uint64_t allocs = 0, alloc_bytes = 0;
+    uint64_t allocs = 0, alloc_bytes = 0, screen = 0;
+    int scrollback_held = 0;
     for (int run = -warmup; run < runs; run++) {
         size_t heap_before = termbench_heap_in_use();
         Engine engine;
@@ -229,6 +249,11 @@ int main(int argc, char **argv) {
         heap_bytes = (long)termbench_heap_in_use() - (long)heap_before;
         allocs = after.allocations - before.allocations;
         alloc_bytes = after.bytes - before.bytes;
+        size_t length;
+        char *text = screen_text(&engine, cols, rows, &length);
+        screen = fnv1a(text, length);
+        free(text);
+        scrollback_held = engine.scrollback.count;
         engine_free(&engine);
         if (run >= 0) {
             seconds[run] = elapsed;
@@ -236,9 +261,11 @@ int main(int argc, char **argv) {
         }
     }
     if (!termbench_alloc_counter_active()) allocs = (uint64_t)-1;
-    printf("bytes=%zu seconds=%.6f mibps=%.1f runs=%d heap_bytes=%ld allocs=%llu alloc_bytes=%llu peak_rss_kib=%ld\n",
+    printf("bytes=%zu seconds=%.6f mibps=%.1f runs=%d heap_bytes=%ld allocs=%llu alloc_bytes=%llu peak_rss_kib=%ld"
+           " scrollback=%d screen=%016llx\n",
            len, median(seconds, runs), median(rates, runs), runs, heap_bytes,
-           (unsigned long long)allocs, (unsigned long long)alloc_bytes, peak_rss_kib());
+           (unsigned long long)allocs, (unsigned long long)alloc_bytes, peak_rss_kib(),
+           scrollback_held, (unsigned long long)screen);
     free(seconds);
     free(rates);
     free(bytes);

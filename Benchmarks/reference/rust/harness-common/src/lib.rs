@@ -12,14 +12,17 @@
 //! Only the feed is timed (the file is read before). The last line is
 //!
 //! ```text
-//! bytes=B seconds=S mibps=M runs=N heap_bytes=H allocs=A alloc_bytes=AB peak_rss_kib=K
+//! bytes=B seconds=S mibps=M runs=N heap_bytes=H allocs=A alloc_bytes=AB peak_rss_kib=K scrollback=L screen=F
 //! ```
 //!
 //! with the median seconds and MiB/s over the runs, the heap in use by the
 //! terminal after the feed (glibc `mallinfo2`: `uordblks + hblkhd`, after
 //! minus before creating it), and the allocation count and bytes during
-//! the second half of the last run. `--dump` instead feeds once and prints
-//! the final screen, one trimmed row per line, then `scrollback=N`.
+//! the second half of the last run; then the scrollback lines held and
+//! `screen`, the FNV-1a 64 hash (16 hex digits) of the final screen text:
+//! each row with trailing spaces trimmed, followed by "\n". Engines that
+//! agree on the screen print the same hash. `--dump` instead feeds once and
+//! prints that text, then `scrollback=N`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -165,6 +168,28 @@ struct Run {
     heap_bytes: i64,
     allocs: u64,
     alloc_bytes: u64,
+    scrollback: usize,
+    screen: u64,
+}
+
+/// The screen text the hash and `--dump` use: trimmed rows, each + "\n".
+fn screen_text<E: Engine>(engine: &E) -> String {
+    let mut text = String::new();
+    for line in engine.screen_lines() {
+        text.push_str(line.trim_end_matches(' '));
+        text.push('\n');
+    }
+    text
+}
+
+/// FNV-1a, 64 bits: tiny, and the same in the C and Swift harnesses.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf29ce484222325;
+    for &byte in bytes {
+        hash ^= byte as u64;
+        hash = hash.wrapping_mul(0x100000001b3);
+    }
+    hash
 }
 
 fn run_once<E: Engine>(options: &Options, bytes: &[u8]) -> Run {
@@ -178,14 +203,16 @@ fn run_once<E: Engine>(options: &Options, bytes: &[u8]) -> Run {
     let (allocs_after, alloc_bytes_after) = allocation_counts();
     let seconds = start.elapsed().as_secs_f64();
     let heap_bytes = heap_in_use() - heap_before;
-    // Keep the engine alive until the heap was measured.
-    std::hint::black_box(&engine);
+    let screen = fnv1a(screen_text(&engine).as_bytes());
+    let scrollback = engine.scrollback_len();
     drop(engine);
     Run {
         seconds,
         heap_bytes,
         allocs: allocs_after - allocs_before,
         alloc_bytes: alloc_bytes_after - alloc_bytes_before,
+        scrollback,
+        screen,
     }
 }
 
@@ -206,9 +233,7 @@ pub fn main<E: Engine>(name: &str) {
     if options.dump {
         let mut engine = E::new(options.cols, options.rows, options.scrollback);
         engine.feed(&bytes);
-        for line in engine.screen_lines() {
-            println!("{}", line.trim_end());
-        }
+        print!("{}", screen_text(&engine));
         println!("scrollback={}", engine.scrollback_len());
         return;
     }
@@ -225,7 +250,7 @@ pub fn main<E: Engine>(name: &str) {
     let mibps = median(runs.iter().map(|r| mib / r.seconds).collect());
     let last = runs.last().unwrap();
     println!(
-        "bytes={} seconds={:.6} mibps={:.1} runs={} heap_bytes={} allocs={} alloc_bytes={} peak_rss_kib={}",
+        "bytes={} seconds={:.6} mibps={:.1} runs={} heap_bytes={} allocs={} alloc_bytes={} peak_rss_kib={} scrollback={} screen={:016x}",
         bytes.len(),
         seconds,
         mibps,
@@ -233,6 +258,8 @@ pub fn main<E: Engine>(name: &str) {
         last.heap_bytes,
         last.allocs,
         last.alloc_bytes,
-        peak_rss_kib()
+        peak_rss_kib(),
+        last.scrollback,
+        last.screen
     );
 }

@@ -1,0 +1,183 @@
+import CAllocCounter
+import Foundation
+import TermCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `termbench feed`: one engine on one file, in the harness protocol that the
+/// reference harnesses share (Benchmarks/reference/rust/harness-common):
+///
+///     termbench feed FILE COLS ROWS [--engine termengine|memchr] [--runs N] [--warmup N]
+///                                   [--scrollback N] [--dump]
+///
+/// Every run feeds the whole file into a fresh `Terminal`, in two halves: the
+/// first half warms the terminal up (styles interned, scrollback filling),
+/// and the heap allocations made during the second half are the
+/// "steady-state" count. Only the feed is timed; the file is read before.
+/// The result line carries the median time and rate, the terminal's heap
+/// (glibc `mallinfo2`, after the feed minus before creating it), the
+/// allocation count of the last run's second half, the peak RSS, the
+/// scrollback held and a hash of the final screen text.
+enum FeedCommand {
+    static let usage = """
+        termbench feed FILE COLS ROWS [--engine termengine|memchr] [--runs N] [--warmup N] [--scrollback N] [--dump]
+        """
+
+    enum Engine: String {
+        /// TermEngine's `Terminal`.
+        case termengine
+        /// No terminal at all: `memchr` for ESC across the bytes, the
+        /// fastest any engine could look at every byte once (a bound).
+        case memchr
+    }
+
+    struct Run {
+        var seconds: Double
+        var heapBytes: Int
+        var allocations: UInt64
+        var allocatedBytes: UInt64
+        var scrollback: Int
+        var screen: UInt64
+    }
+
+    static func run(_ options: inout Options) throws {
+        let engineName = try options.value("--engine") ?? "termengine"
+        guard let engine = Engine(rawValue: engineName) else {
+            throw Options.Failure("--engine must be termengine or memchr, got '\(engineName)'")
+        }
+        let runs = try options.integer("--runs", in: 1...1000, default: 5)
+        let warmup = try options.integer("--warmup", in: 0...100, default: 1)
+        let scrollback = try options.integer("--scrollback", in: 0...Terminal.Limits.maxScrollback, default: 10_000)
+        let dump = options.flag("--dump")
+        let positionals = try options.positionals()
+        guard positionals.count == 3,
+            let columns = Int(positionals[1]), Terminal.Limits.dimensions.contains(columns),
+            let rows = Int(positionals[2]), Terminal.Limits.dimensions.contains(rows)
+        else { throw Options.Failure("usage: \(usage)") }
+        guard let data = FileManager.default.contents(atPath: positionals[0]) else {
+            throw Options.Failure("cannot read \(positionals[0])")
+        }
+        let bytes = [UInt8](data)
+
+        if dump {
+            let terminal = Terminal(columns: columns, rows: rows, scrollback: scrollback)
+            bytes.withUnsafeBufferPointer { terminal.feed($0) }
+            print(screenText(terminal), terminator: "")
+            print("scrollback=\(terminal.scrollbackCount)")
+            return
+        }
+
+        var results: [Run] = []
+        for index in 0..<(warmup + runs) {
+            let result = bytes.withUnsafeBufferPointer { buffer in
+                switch engine {
+                case .termengine: feedTerminal(buffer, columns: columns, rows: rows, scrollback: scrollback)
+                case .memchr: scan(buffer)
+                }
+            }
+            if index >= warmup { results.append(result) }
+        }
+        let mebibytes = Double(bytes.count) / 1_048_576
+        let last = results[results.count - 1]
+        let allocations = termbench_alloc_counter_active() != 0 ? String(last.allocations) : "-1"
+        let fields = [
+            "bytes=\(bytes.count)",
+            "seconds=\(String(format: "%.6f", median(results.map(\.seconds))))",
+            "mibps=\(String(format: "%.1f", median(results.map { mebibytes / $0.seconds })))",
+            "runs=\(runs)",
+            "heap_bytes=\(last.heapBytes)",
+            "allocs=\(allocations)",
+            "alloc_bytes=\(last.allocatedBytes)",
+            "peak_rss_kib=\(peakResidentKiB())",
+            "scrollback=\(last.scrollback)",
+            "screen=\(hex16(last.screen))",
+        ]
+        print(fields.joined(separator: " "))
+    }
+
+    /// One timed run of the engine on a fresh terminal.
+    static func feedTerminal(_ bytes: UnsafeBufferPointer<UInt8>, columns: Int, rows: Int, scrollback: Int) -> Run {
+        let half = bytes.count / 2
+        let heapBefore = termbench_heap_in_use()
+        let terminal = Terminal(columns: columns, rows: rows, scrollback: scrollback)
+        let start = ContinuousClock.now
+        terminal.feed(UnsafeBufferPointer(rebasing: bytes[0..<half]))
+        let before = termbench_alloc_counts_now()
+        terminal.feed(UnsafeBufferPointer(rebasing: bytes[half...]))
+        let after = termbench_alloc_counts_now()
+        let elapsed = start.duration(to: .now)
+        let heapAfter = termbench_heap_in_use()
+        let screen = fnv1a(screenText(terminal))
+        return Run(
+            seconds: seconds(elapsed), heapBytes: Int(heapAfter) - Int(heapBefore),
+            allocations: after.allocations - before.allocations, allocatedBytes: after.bytes - before.bytes,
+            scrollback: terminal.scrollbackCount, screen: screen)
+    }
+
+    /// The physical-limit line: find every ESC with glibc's vectorised memchr.
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Run {
+        guard let base = bytes.baseAddress else {
+            return Run(seconds: 1e-9, heapBytes: 0, allocations: 0, allocatedBytes: 0, scrollback: 0, screen: 0)
+        }
+        let start = ContinuousClock.now
+        var offset = 0
+        var escapes: UInt64 = 0
+        while offset < bytes.count {
+            guard let found = memchr(base + offset, 0x1B, bytes.count - offset) else { break }
+            escapes &+= 1
+            offset = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+        }
+        let elapsed = start.duration(to: .now)
+        // The count goes in the `screen` field so the loop cannot be dropped.
+        return Run(
+            seconds: seconds(elapsed), heapBytes: 0, allocations: 0, allocatedBytes: 0, scrollback: 0, screen: escapes)
+    }
+
+    /// The text the `screen` hash covers: each row with trailing spaces
+    /// trimmed (Terminal.screenLine already trims), then "\n".
+    static func screenText(_ terminal: Terminal) -> String {
+        var text = ""
+        for row in 0..<terminal.rows {
+            text += terminal.screenLine(row)
+            text += "\n"
+        }
+        return text
+    }
+}
+
+/// FNV-1a, 64 bits, as in the C and Rust harnesses.
+func fnv1a(_ text: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x0000_0100_0000_01b3
+    }
+    return hash
+}
+
+func hex16(_ value: UInt64) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/// VmHWM from /proc/self/status: this process's peak resident set in KiB.
+func peakResidentKiB() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0
+    }
+    return 0
+}

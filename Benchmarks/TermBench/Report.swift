@@ -1,0 +1,297 @@
+import Foundation
+import TermCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Turns the results into the table, the JSON and the acceptance verdicts.
+struct Report {
+    let runner: Runner
+    let engines: [EngineSpec]
+    let results: [FileResult]
+
+    var subject: String { "termengine" }
+    /// The reference engines that took part.
+    var references: [String] {
+        engines.filter { $0.role == .reference }.map(\.name)
+            .filter { name in results.contains { $0.measurement(name) != nil } }
+    }
+    var limitEngine: String? { engines.first { $0.role == .limit }?.name }
+
+    /// Heap bytes per cell: what the terminal holds after the feed divided
+    /// by the cells of its screen and full scrollback.
+    func bytesPerCell(_ measurement: Measurement, _ size: TerminalSize) -> Double {
+        Double(measurement.heapBytes) / Double((size.rows + runner.scrollback) * size.columns)
+    }
+
+    /// The fastest reference on a file, and the subject's speed over it.
+    func bestReference(_ result: FileResult) -> (name: String, mibps: Double)? {
+        references.compactMap { name in result.measurement(name).flatMap { $0.error == nil ? (name, $0.mibps) : nil } }
+            .max { $0.1 < $1.1 }
+    }
+
+    func ratio(_ result: FileResult) -> Double? {
+        guard let subject = result.measurement(subject), subject.error == nil,
+            let best = bestReference(result), best.mibps > 0
+        else { return nil }
+        return subject.mibps / best.mibps
+    }
+
+    /// The fastest reference's whole-process wall time over the subject's.
+    func raceRatio(_ result: FileResult) -> Double? {
+        guard let mine = result.race.first(where: { $0.engine == subject && $0.error == nil }), mine.wallSeconds > 0 else {
+            return nil
+        }
+        let best = result.race.filter { $0.engine != subject && $0.error == nil && $0.wallSeconds > 0 }
+            .map(\.wallSeconds).min()
+        return best.map { $0 / mine.wallSeconds }
+    }
+
+    // MARK: Acceptance (issue #4)
+
+    struct Verdict {
+        var target: String
+        var met: Bool
+        var detail: String
+    }
+
+    func acceptance() -> [Verdict] {
+        var verdicts: [Verdict] = []
+        let ratios = results.compactMap { result in ratio(result).map { (result, $0) } }
+        if let worst = ratios.min(by: { $0.1 < $1.1 }) {
+            let passing = ratios.filter { $0.1 >= 2 }.count
+            verdicts.append(Verdict(
+                target: "≥ 2× the fastest reference engine on every corpus and both sizes",
+                met: passing == ratios.count && ratios.count == results.count,
+                detail: "\(passing) of \(results.count) pass; lowest \(format(worst.1, 2))× on "
+                    + "\(worst.0.corpus) \(worst.0.size) (vs \(bestReference(worst.0)?.name ?? "?"))"))
+        }
+        if let scrolling = results.first(where: { $0.corpus == "scrolling" && $0.size.columns == 80 && $0.size.rows == 24 }),
+            let mine = scrolling.measurement(subject), mine.error == nil
+        {
+            verdicts.append(Verdict(
+                target: "ASCII scrolling at 80×24 ≥ 1 GiB/s", met: mine.mibps >= 1024,
+                detail: "\(format(mine.mibps, 1)) MiB/s"))
+        }
+        let narrow = results.filter { $0.size.columns == 80 }.compactMap { result in
+            result.measurement(subject).flatMap { $0.error == nil ? (result.corpus, bytesPerCell($0, result.size)) : nil }
+        }
+        if let worst = narrow.max(by: { $0.1 < $1.1 }) {
+            let passing = narrow.filter { $0.1 <= 8.5 }
+            let scrolling = narrow.first { $0.0 == "scrolling" }.map { "; scrolling \(format($0.1, 3))" } ?? ""
+            verdicts.append(Verdict(
+                target: "bytes per cell ≤ 8.5 including row overhead at 80 columns", met: passing.count == narrow.count,
+                detail: "heap after the feed ÷ ((rows + \(runner.scrollback)) × 80), cell stride \(cellStride) B: "
+                    + "\(passing.count) of \(narrow.count) corpora pass\(scrolling); highest \(format(worst.1, 3)) on \(worst.0)"))
+        }
+        let wide = results.filter { $0.size.columns == 200 }.compactMap { $0.measurement(subject) }.filter { $0.error == nil }
+        if let largest = wide.map(\.heapBytes).max() {
+            let mib = Double(largest) / 1_048_576
+            verdicts.append(Verdict(
+                target: "10,000 lines × 200 columns of scrollback in about 16 MiB (≤ 17 MiB here)", met: mib <= 17,
+                detail: "largest heap at 200×50: \(format(mib, 1)) MiB"))
+        }
+        let all = results.flatMap(\.measurements)
+        let unreported = all.filter { $0.error == nil && $0.peakResidentKiB <= 0 }
+        verdicts.append(Verdict(
+            target: "peak memory reported for every run", met: unreported.isEmpty && !all.isEmpty,
+            detail: unreported.isEmpty ? "VmHWM and ru_maxrss for all \(all.count) measurements"
+                : "missing for \(unreported.count)"))
+        let mine = results.compactMap { result in result.measurement(subject).map { (result, $0) } }
+            .filter { $0.1.error == nil }
+        let allocating = mine.filter { $0.1.allocations != 0 }
+        verdicts.append(Verdict(
+            target: "zero heap allocations during steady-state printing (second half of each feed)",
+            met: allocating.isEmpty && !mine.isEmpty,
+            detail: allocating.isEmpty ? "0 on all \(mine.count) runs"
+                : "\(allocating.count) of \(mine.count) allocate, e.g. "
+                    + allocating.prefix(4).map { "\($0.0.corpus) \($0.0.size): \($0.1.allocations)" }
+                    .joined(separator: ", ")))
+        return verdicts
+    }
+
+    /// The engine's cell size, from its layout (the theoretical bytes per cell).
+    var cellStride: Int { MemoryLayout<Cell>.stride }
+
+    // MARK: Table
+
+    func table() -> String {
+        var text = ""
+        let referenceNames = references
+        for size in runner.sizes {
+            let rows = results.filter { $0.size == size }
+            guard !rows.isEmpty else { continue }
+            text += "\n== \(size), \(runner.scrollback) lines of scrollback; median of \(runner.runs) run(s)"
+            text += " after \(runner.warmup) warm-up; MiB/s (higher is better)\n"
+            var header = ["corpus", subject] + referenceNames + ["best ref", "×best"]
+            if let limitEngine { header.append(limitEngine) }
+            var lines = [header]
+            for result in rows {
+                var line = [result.corpus, rate(result, subject)]
+                line += referenceNames.map { rate(result, $0) }
+                let best = bestReference(result)
+                line.append(best?.name ?? "-")
+                line.append(ratio(result).map { format($0, 2) + "×" } ?? "-")
+                if let limitEngine { line.append(rate(result, limitEngine)) }
+                lines.append(line)
+            }
+            text += align(lines)
+
+            text += "\nmemory and allocations at \(size): heap bytes per cell (heap after the feed ÷ cells incl. "
+            text += "scrollback), peak RSS of the process (MiB, includes the 16 MiB input), heap allocations "
+            text += "in the second half of the feed\n"
+            let engineNames = [subject] + referenceNames
+            var memory = [["corpus"] + engineNames.map { "\($0) B/cell" } + engineNames.map { "\($0) RSS" }
+                + engineNames.map { "\($0) allocs" }]
+            for result in rows {
+                var line = [result.corpus]
+                line += engineNames.map { name in
+                    result.measurement(name).flatMap { $0.error == nil ? format(bytesPerCell($0, size), 2) : nil } ?? "-"
+                }
+                line += engineNames.map { name in
+                    result.measurement(name).flatMap {
+                        $0.error == nil ? format(Double($0.peakResidentKiB) / 1024, 1) : nil
+                    } ?? "-"
+                }
+                line += engineNames.map { name in
+                    result.measurement(name).flatMap { $0.error == nil ? ($0.allocations < 0 ? "?" : String($0.allocations)) : nil } ?? "-"
+                }
+                memory.append(line)
+            }
+            text += align(memory)
+
+            if rows.contains(where: { !$0.race.isEmpty }) {
+                text += "\nwhole-process race at \(size): median wall seconds of \(runner.raceRuns) run(s), start to exit "
+                text += "(termengine replay --quiet vs each harness with --runs 1)\n"
+                let racers = rows.first { !$0.race.isEmpty }!.race.map(\.engine)
+                var race = [["corpus"] + racers + ["best ref ÷ \(subject)"]]
+                for result in rows {
+                    var line = [result.corpus]
+                    line += racers.map { name in
+                        result.race.first { $0.engine == name }.flatMap { $0.error == nil ? format($0.wallSeconds, 3) : "failed" } ?? "-"
+                    }
+                    line.append(raceRatio(result).map { format($0, 2) + "×" } ?? "-")
+                    race.append(line)
+                }
+                text += align(race)
+            }
+        }
+        let mismatches = results.flatMap { result in
+            result.measurements.filter { $0.screenMatchesSubject == false }.map { "\($0.engine) on \(result.corpus) \(result.size)" }
+        }
+        let failures = results.flatMap { result in
+            result.measurements.compactMap { m in m.error.map { "\(m.engine) on \(result.corpus) \(result.size): \($0)" } }
+        }
+        text += "\n* final screen differs from termengine's: "
+        text += mismatches.isEmpty ? "none\n" : mismatches.joined(separator: "; ") + "\n"
+        if !failures.isEmpty { text += "failures: " + failures.joined(separator: "; ") + "\n" }
+        text += "\nacceptance (issue #4):\n"
+        for verdict in acceptance() {
+            text += "  [\(verdict.met ? "met" : "NOT MET")] \(verdict.target): \(verdict.detail)\n"
+        }
+        return text
+    }
+
+    func rate(_ result: FileResult, _ engine: String) -> String {
+        guard let measurement = result.measurement(engine) else { return "-" }
+        if measurement.error != nil { return "failed" }
+        return format(measurement.mibps, 1) + (measurement.screenMatchesSubject == false ? "*" : "")
+    }
+
+    func align(_ lines: [[String]]) -> String {
+        let widths = (0..<(lines.first?.count ?? 0)).map { column in
+            lines.map { $0[column].count }.max() ?? 0
+        }
+        return lines.map { line in
+            line.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return column == 0 ? cell + pad : pad + cell
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: JSON
+
+    func json(date: Date) -> [String: Any] {
+        var files: [[String: Any]] = []
+        for result in results {
+            var engineResults: [String: Any] = [:]
+            for m in result.measurements {
+                var entry: [String: Any] = ["engine": m.engine]
+                if let error = m.error {
+                    entry["error"] = error
+                } else {
+                    entry["mibps"] = m.mibps
+                    entry["seconds_median"] = m.seconds
+                    entry["heap_bytes"] = m.heapBytes
+                    entry["bytes_per_cell"] = bytesPerCell(m, result.size)
+                    entry["steady_state_allocations"] = m.allocations
+                    entry["steady_state_allocated_bytes"] = m.allocatedBytes
+                    entry["peak_rss_kib"] = m.peakResidentKiB
+                    entry["process_max_rss_kib"] = m.childMaxResidentKiB
+                    entry["scrollback_lines"] = m.scrollback
+                    entry["screen_fnv1a"] = m.screen
+                    if let matches = m.screenMatchesSubject { entry["screen_matches_termengine"] = matches }
+                }
+                engineResults[m.engine] = entry
+            }
+            var file: [String: Any] = [
+                "corpus": result.corpus, "size": result.size.description, "bytes": result.bytes,
+                "engines": engineResults,
+            ]
+            if let best = bestReference(result) { file["best_reference"] = best.name }
+            if let ratio = ratio(result) { file["ratio_vs_best_reference"] = ratio }
+            if !result.race.isEmpty {
+                var race: [String: Any] = [:]
+                for entry in result.race {
+                    race[entry.engine] = entry.error.map { ["error": $0] as [String: Any] } ?? [
+                        "wall_seconds_median": entry.wallSeconds,
+                        "wall_mibps": Double(result.bytes) / 1_048_576 / entry.wallSeconds,
+                        "max_rss_kib": entry.maxResidentKiB,
+                    ]
+                }
+                file["race"] = race
+                if let ratio = raceRatio(result) { file["race_ratio_best_reference_over_termengine"] = ratio }
+            }
+            files.append(file)
+        }
+        let formatter = ISO8601DateFormatter()
+        return [
+            "schema": "termbench/1",
+            "generated": formatter.string(from: date),
+            "command": runner.commandLine,
+            "machine": machine(),
+            "config": [
+                "runs": runner.runs, "warmup": runner.warmup, "race_runs": runner.raceRuns,
+                "scrollback": runner.scrollback, "sizes": runner.sizes.map(\.description), "quick": runner.quick,
+                "corpus": runner.corpusDirectory,
+            ] as [String: Any],
+            "engines": engines.map { ["name": $0.name, "role": $0.role.rawValue, "version": $0.version] },
+            "results": files,
+            "acceptance": acceptance().map { ["target": $0.target, "met": $0.met, "detail": $0.detail] as [String: Any] },
+        ]
+    }
+
+    func machine() -> [String: Any] {
+        var info: [String: Any] = ["cores": ProcessInfo.processInfo.activeProcessorCount]
+        if let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+            let model = cpu.split(separator: "\n").first(where: { $0.hasPrefix("model name") })
+        {
+            info["cpu"] = model.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        info["memory_gib"] = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
+        var name = utsname()
+        uname(&name)
+        info["kernel"] = withUnsafeBytes(of: name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return info
+    }
+}
+
+extension FileResult {
+    func measurement(_ engine: String) -> Measurement? { measurements.first { $0.engine == engine } }
+}
+
+func format(_ value: Double, _ decimals: Int) -> String {
+    String(format: "%.\(decimals)f", value)
+}

@@ -1,0 +1,343 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An engine the runner can measure, as commands in the harness protocol.
+struct EngineSpec {
+    enum Role: String {
+        /// TermEngine itself.
+        case subject
+        /// Another engine, for the ratios.
+        case reference
+        /// Not an engine: the physical-limit line.
+        case limit
+    }
+
+    var name: String
+    var role: Role
+    var version: String
+    /// argv of the in-process measurement (`--runs`/`--warmup` appended).
+    var feed: (_ file: String, _ size: TerminalSize) -> [String]
+    /// argv of one whole-process race entry, or nil when it takes no part.
+    var race: ((_ file: String, _ size: TerminalSize) -> [String])?
+}
+
+struct TerminalSize: CustomStringConvertible, Hashable {
+    var columns: Int
+    var rows: Int
+    var description: String { "\(columns)x\(rows)" }
+
+    init?(_ text: String) {
+        let parts = text.split(separator: "x")
+        guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]),
+            (1...1000).contains(columns), (1...1000).contains(rows)
+        else { return nil }
+        self.columns = columns
+        self.rows = rows
+    }
+}
+
+/// One engine's in-process result on one file at one size.
+struct Measurement {
+    var engine: String
+    var error: String?
+    var mibps = 0.0
+    var seconds = 0.0
+    var heapBytes = 0
+    /// Allocations in the second half of the feed; -1 when not counted.
+    var allocations = -1
+    var allocatedBytes = 0
+    /// VmHWM reported by the process itself.
+    var peakResidentKiB = 0
+    /// ru_maxrss of the process as seen by the runner.
+    var childMaxResidentKiB = 0
+    var scrollback = 0
+    var screen = ""
+    /// nil: not compared (the subject itself, or the limit line).
+    var screenMatchesSubject: Bool?
+}
+
+/// One engine's whole-process race on one file at one size.
+struct RaceEntry {
+    var engine: String
+    var error: String?
+    /// Median wall time of the whole process, start to exit.
+    var wallSeconds = 0.0
+    var maxResidentKiB = 0
+}
+
+struct FileResult {
+    var corpus: String
+    var size: TerminalSize
+    var bytes: Int
+    var measurements: [Measurement]
+    var race: [RaceEntry]
+}
+
+/// `termbench run`: every corpus file, every size, every engine.
+struct Runner {
+    static let usage = """
+        termbench run [--corpus DIR] [--sizes 80x24,200x50] [--runs N] [--warmup N] [--race-runs N]
+                      [--no-race] [--quick] [--only a,b] [--engines a,b] [--harness-dir DIR]
+                      [--out DIR] [--scrollback N] [--timeout SECONDS]
+        """
+
+    var corpusDirectory = "Corpus/generated"
+    var sizes = [TerminalSize("80x24")!, TerminalSize("200x50")!]
+    var runs = 5
+    var warmup = 1
+    var raceRuns = 3
+    var scrollback = 10_000
+    var timeout = 300.0
+    var only: Set<String>?
+    var engineNames: [String]?
+    var harnessDirectory = "Benchmarks/build/bin"
+    var outputDirectory = "Benchmarks/results"
+    var quick = false
+    var commandLine = ""
+
+    init(_ options: inout Options) throws {
+        commandLine = CommandLine.arguments.joined(separator: " ")
+        quick = options.flag("--quick")
+        if quick {
+            runs = 1
+            warmup = 0
+            raceRuns = 1
+        }
+        corpusDirectory = try options.value("--corpus") ?? corpusDirectory
+        if let list = try options.list("--sizes") {
+            sizes = try list.map { text in
+                guard let size = TerminalSize(text) else { throw Options.Failure("--sizes: bad size '\(text)'") }
+                return size
+            }
+        }
+        runs = try options.integer("--runs", in: 1...100, default: runs)
+        warmup = try options.integer("--warmup", in: 0...10, default: warmup)
+        raceRuns = try options.integer("--race-runs", in: 0...100, default: raceRuns)
+        if options.flag("--no-race") { raceRuns = 0 }
+        scrollback = try options.integer("--scrollback", in: 0...1_000_000, default: scrollback)
+        timeout = Double(try options.integer("--timeout", in: 1...3600, default: Int(timeout)))
+        only = try options.list("--only").map(Set.init)
+        engineNames = try options.list("--engines")
+        harnessDirectory = try options.value("--harness-dir") ?? harnessDirectory
+        outputDirectory = try options.value("--out") ?? outputDirectory
+        let extra = try options.positionals()
+        guard extra.isEmpty else { throw Options.Failure("unexpected arguments: \(extra.joined(separator: " "))") }
+    }
+
+    // MARK: Engines
+
+    func engines() -> [EngineSpec] {
+        let myself = executablePath()
+        let binDirectory = (myself as NSString).deletingLastPathComponent
+        let termengine = binDirectory + "/termengine"
+        let scrollbackText = String(scrollback)
+        let packages = debianVersions(["libvterm0", "librust-alacritty-terminal-dev", "librust-vt100-dev"])
+        func harness(_ name: String, _ binary: String, _ package: String) -> EngineSpec {
+            let path = harnessDirectory + "/" + binary
+            return EngineSpec(
+                name: name, role: .reference, version: "Debian \(package) \(packages[package] ?? "?")",
+                feed: { file, size in
+                    [path, file, String(size.columns), String(size.rows), "--scrollback", scrollbackText]
+                },
+                race: { file, size in
+                    [path, file, String(size.columns), String(size.rows), "--scrollback", scrollbackText,
+                     "--runs", "1", "--warmup", "0"]
+                })
+        }
+        var all = [
+            EngineSpec(
+                name: "termengine", role: .subject, version: gitDescription(),
+                feed: { file, size in
+                    [myself, "feed", file, String(size.columns), String(size.rows), "--scrollback", scrollbackText]
+                },
+                race: { file, size in
+                    [termengine, "replay", file, "--cols", String(size.columns), "--rows", String(size.rows),
+                     "--scrollback", scrollbackText, "--quiet"]
+                }),
+            harness("libvterm", "libvterm-harness", "libvterm0"),
+            harness("alacritty", "alacritty-harness", "librust-alacritty-terminal-dev"),
+            harness("vt100", "vt100-harness", "librust-vt100-dev"),
+            EngineSpec(
+                name: "memchr", role: .limit, version: "glibc memchr for ESC (a bound, not an engine)",
+                feed: { file, size in
+                    [myself, "feed", file, String(size.columns), String(size.rows), "--engine", "memchr"]
+                },
+                race: nil),
+        ]
+        if let engineNames {
+            all = all.filter { $0.role == .subject || engineNames.contains($0.name) }
+        }
+        return all
+    }
+
+    // MARK: Corpus
+
+    /// The corpus files for one size, in the order of the generators'
+    /// manifests (synthetic kinds first, then recordings), others after.
+    func corpusFiles(for size: TerminalSize) -> [(name: String, path: String)] {
+        let directory = corpusDirectory + "/" + size.description
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasSuffix(".bin") }
+            .map { String($0.dropLast(4)) }
+        var order: [String] = []
+        for manifest in ["manifest.json", "recordings.json"] {
+            guard let data = FileManager.default.contents(atPath: directory + "/" + manifest),
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else { continue }
+            if let listed = object["order"] as? [String] {
+                order += listed
+            } else if let files = object["files"] as? [String: Any] {
+                order += suiteOrder.filter { files[$0] != nil } + files.keys.sorted().filter { !suiteOrder.contains($0) }
+            }
+        }
+        let known = order.filter(names.contains)
+        let rest = names.filter { !known.contains($0) }.sorted()
+        return (known + rest)
+            .filter { only?.contains($0) ?? true }
+            .map { ($0, directory + "/" + $0 + ".bin") }
+    }
+
+    /// generate.py's SUITE_KINDS order (its manifest is keyed by name).
+    let suiteOrder = [
+        "dense_cells", "light_cells", "medium_cells", "cursor_motion", "scrolling", "scrolling_fullscreen",
+        "scrolling_top_region", "scrolling_bottom_region", "scrolling_top_small_region",
+        "scrolling_bottom_small_region", "unicode", "sync_medium_cells",
+    ]
+
+    // MARK: Running
+
+    func run() throws -> [FileResult] {
+        let engines = engines()
+        var missing: [String] = []
+        for engine in engines where !FileManager.default.isExecutableFile(atPath: engine.feed("", sizes[0])[0]) {
+            missing.append(engine.name)
+        }
+        let usable = engines.filter { !missing.contains($0.name) }
+        for name in missing { log("termbench: \(name) is not built; it is left out of this run") }
+
+        var results: [FileResult] = []
+        for size in sizes {
+            let files = corpusFiles(for: size)
+            if files.isEmpty { log("termbench: no corpus in \(corpusDirectory)/\(size) (run Benchmarks/run.sh)") }
+            for (name, path) in files {
+                let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+                var measurements: [Measurement] = []
+                for engine in usable {
+                    measurements.append(measure(engine, file: path, size: size))
+                }
+                let subjectScreen = measurements.first { $0.engine == "termengine" }?.screen
+                for index in measurements.indices {
+                    let spec = usable[index]
+                    if spec.role == .reference, let subjectScreen, measurements[index].error == nil {
+                        measurements[index].screenMatchesSubject = measurements[index].screen == subjectScreen
+                    }
+                }
+                var race: [RaceEntry] = []
+                if raceRuns > 0 {
+                    for engine in usable where engine.race != nil {
+                        race.append(self.race(engine, file: path, size: size))
+                    }
+                }
+                let result = FileResult(corpus: name, size: size, bytes: bytes, measurements: measurements, race: race)
+                log(progressLine(result))
+                results.append(result)
+            }
+        }
+        return results
+    }
+
+    func measure(_ engine: EngineSpec, file: String, size: TerminalSize) -> Measurement {
+        var measurement = Measurement(engine: engine.name)
+        let argv = engine.feed(file, size) + ["--runs", String(runs), "--warmup", String(warmup)]
+        do {
+            let child = try spawnAndWait(argv, timeout: timeout)
+            measurement.childMaxResidentKiB = child.maxResidentKiB
+            guard !child.timedOut else {
+                measurement.error = "timed out after \(Int(timeout)) s"
+                return measurement
+            }
+            guard child.status == 0, let fields = resultFields(child.output) else {
+                let why = child.errors.split(separator: "\n").last.map(String.init) ?? "no result line"
+                measurement.error = "exit \(child.status): \(why)"
+                return measurement
+            }
+            measurement.mibps = Double(fields["mibps"] ?? "") ?? 0
+            measurement.seconds = Double(fields["seconds"] ?? "") ?? 0
+            measurement.heapBytes = Int(fields["heap_bytes"] ?? "") ?? 0
+            measurement.allocations = Int(fields["allocs"] ?? "") ?? -1
+            measurement.allocatedBytes = Int(fields["alloc_bytes"] ?? "") ?? 0
+            measurement.peakResidentKiB = Int(fields["peak_rss_kib"] ?? "") ?? 0
+            measurement.scrollback = Int(fields["scrollback"] ?? "") ?? 0
+            measurement.screen = fields["screen"] ?? ""
+        } catch {
+            measurement.error = "\(error)"
+        }
+        return measurement
+    }
+
+    func race(_ engine: EngineSpec, file: String, size: TerminalSize) -> RaceEntry {
+        var entry = RaceEntry(engine: engine.name)
+        guard let command = engine.race else { return entry }
+        var walls: [Double] = []
+        for _ in 0..<raceRuns {
+            do {
+                let child = try spawnAndWait(command(file, size), timeout: timeout)
+                guard !child.timedOut, child.status == 0 else {
+                    entry.error = child.timedOut ? "timed out" : "exit \(child.status)"
+                    return entry
+                }
+                walls.append(child.seconds)
+                entry.maxResidentKiB = max(entry.maxResidentKiB, child.maxResidentKiB)
+            } catch {
+                entry.error = "\(error)"
+                return entry
+            }
+        }
+        entry.wallSeconds = median(walls)
+        return entry
+    }
+
+    func progressLine(_ result: FileResult) -> String {
+        let rates = result.measurements.map { m in
+            m.error == nil ? "\(m.engine) \(String(format: "%.1f", m.mibps))" : "\(m.engine) failed"
+        }
+        return "[\(result.size)] \(result.corpus): " + rates.joined(separator: ", ") + " MiB/s"
+    }
+}
+
+func log(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// This executable's path (/proc/self/exe), for spawning `termbench feed`.
+func executablePath() -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return CommandLine.arguments[0] }
+    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// Installed versions of Debian packages (dpkg-query), by package name.
+func debianVersions(_ packages: [String]) -> [String: String] {
+    guard let child = try? spawnAndWait(["/usr/bin/dpkg-query", "-W", "-f=${Package} ${Version}\\n"] + packages, timeout: 10)
+    else { return [:] }
+    var versions: [String: String] = [:]
+    for line in child.output.split(separator: "\n") {
+        let parts = line.split(separator: " ")
+        if parts.count == 2 { versions[String(parts[0]).replacingOccurrences(of: ":amd64", with: "")] = String(parts[1]) }
+    }
+    return versions
+}
+
+/// `git describe`-like identity of the working tree being measured.
+func gitDescription() -> String {
+    guard let head = try? spawnAndWait(["/usr/bin/git", "rev-parse", "--short", "HEAD"], timeout: 10),
+        head.status == 0
+    else { return "unknown" }
+    let dirty = (try? spawnAndWait(["/usr/bin/git", "status", "--porcelain", "--untracked-files=no"], timeout: 10))
+        .map { !$0.output.isEmpty } ?? false
+    return head.output.trimmingCharacters(in: .whitespacesAndNewlines) + (dirty ? "+dirty" : "")
+}

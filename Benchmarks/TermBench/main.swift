@@ -1,0 +1,55 @@
+import Foundation
+
+// termbench: TermEngine's throughput and memory benchmark (docs/PERFORMANCE.md).
+//
+//   termbench run ...    every corpus file × size × engine, then the table,
+//                        Benchmarks/results/latest.json and latest.svg
+//   termbench feed ...   one engine on one file (the harness protocol; the
+//                        runner spawns it so each measurement is its own process)
+//
+// Benchmarks/run.sh installs the reference engines, builds everything,
+// generates the corpus and calls `termbench run`.
+
+let usage = """
+    usage:
+      \(Runner.usage)
+      \(FeedCommand.usage)
+    """
+
+func main() -> Int32 {
+    let command = CommandLine.arguments.dropFirst().first ?? "run"
+    var options = Options(CommandLine.arguments.dropFirst(2))
+    do {
+        switch command {
+        case "feed":
+            try FeedCommand.run(&options)
+        case "run":
+            let runner = try Runner(&options)
+            let engines = runner.engines()
+            let started = Date()
+            let results = try runner.run()
+            let report = Report(runner: runner, engines: engines, results: results)
+            print(report.table(), terminator: "")
+            try FileManager.default.createDirectory(atPath: runner.outputDirectory, withIntermediateDirectories: true)
+            let json = try JSONSerialization.data(
+                withJSONObject: report.json(date: started), options: [.prettyPrinted, .sortedKeys])
+            let jsonPath = runner.outputDirectory + "/latest.json"
+            let svgPath = runner.outputDirectory + "/latest.svg"
+            try json.write(to: URL(fileURLWithPath: jsonPath))
+            try Data(Chart(report: report).svg().utf8).write(to: URL(fileURLWithPath: svgPath))
+            let elapsed = Date().timeIntervalSince(started)
+            log("termbench: wrote \(jsonPath) and \(svgPath) in \(Int(elapsed)) s")
+        case "help", "--help", "-h":
+            print(usage)
+        default:
+            log("termbench: unknown command '\(command)'\n\(usage)")
+            return 2
+        }
+    } catch {
+        log("termbench \(command): \(error)")
+        return 2
+    }
+    return 0
+}
+
+exit(main())
