@@ -10,6 +10,15 @@ struct RowFlags: OptionSet {
     /// The row's text continues on the next row (it was soft-wrapped by
     /// autowrap), so text extraction and reflow join them.
     static let wrapped = RowFlags(rawValue: 1 << 0)
+    /// DECDWL: each character is shown twice as wide; only the left half of
+    /// the columns can hold characters.
+    static let doubleWidth = RowFlags(rawValue: 1 << 1)
+    /// DECDHL top half (also double width).
+    static let doubleHeightTop = RowFlags(rawValue: 1 << 2)
+    /// DECDHL bottom half (also double width).
+    static let doubleHeightBottom = RowFlags(rawValue: 1 << 3)
+    /// Any of the double-size attributes.
+    static let doubleSize: RowFlags = [.doubleWidth, .doubleHeightTop, .doubleHeightBottom]
 }
 
 /// The memory behind a grid: one allocation of cells for every row slot, the

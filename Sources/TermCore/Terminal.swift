@@ -246,6 +246,15 @@ public final class Terminal {
         return text(of: UnsafePointer(state.primary.historyRow(line.index)))
     }
 
+    /// The size attribute of a screen row (DECSWL, DECDWL, DECDHL).
+    public func lineSize(row: Int) -> LineSize {
+        let flags = state.active.flags(row)
+        if flags.contains(.doubleHeightTop) { return .doubleHeightTop }
+        if flags.contains(.doubleHeightBottom) { return .doubleHeightBottom }
+        if flags.contains(.doubleWidth) { return .doubleWidth }
+        return .single
+    }
+
     /// True when screen row `row` continues on the next row (soft wrap).
     public func isWrapped(row: Int) -> Bool { state.active.flags(row).contains(.wrapped) }
 
@@ -289,6 +298,18 @@ public struct ScreenPosition: Hashable, Sendable {
 public struct ScrollbackLine: Hashable, Sendable {
     public var index: Int
     public init(_ index: Int) { self.index = index }
+}
+
+/// How a row is drawn (DEC line attributes).
+public enum LineSize: Equatable, Sendable {
+    /// Normal size (DECSWL).
+    case single
+    /// Double width (DECDWL): each cell twice as wide, half the columns usable.
+    case doubleWidth
+    /// The top half of double-height, double-width text (DECDHL).
+    case doubleHeightTop
+    /// The bottom half of double-height, double-width text (DECDHL).
+    case doubleHeightBottom
 }
 
 /// The cursor as a front end sees it.

@@ -60,8 +60,15 @@ extension TerminalState: VTHandler {
             return
         }
         switch intermediates.first {
-        case UInt8(ascii: "#") where final == UInt8(ascii: "8"):
-            screenAlignment()  // DECALN
+        case UInt8(ascii: "#"):
+            switch final {
+            case UInt8(ascii: "3"): setLineSize(.doubleHeightTop)  // DECDHL top
+            case UInt8(ascii: "4"): setLineSize(.doubleHeightBottom)  // DECDHL bottom
+            case UInt8(ascii: "5"): setLineSize([])  // DECSWL
+            case UInt8(ascii: "6"): setLineSize(.doubleWidth)  // DECDWL
+            case UInt8(ascii: "8"): screenAlignment()  // DECALN
+            default: counters.unknownSequences += 1
+            }
         case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"):
             // SCS: designate G0…G3 (ECMA-35 §14.3).
             guard let set = Charset(final: final) else { return }

@@ -91,7 +91,15 @@ extension TerminalState {
     /// margins, else the last column.
     @inline(__always)
     var rightEdge: Int {
-        modes.leftRightMargins && cursor.col <= marginRight ? marginRight : columns - 1
+        let edge = modes.leftRightMargins && cursor.col <= marginRight ? marginRight : columns - 1
+        return min(edge, lastColumn(row: cursor.row))
+    }
+
+    /// The last column that can hold a character on a row: half the width on
+    /// double-width and double-height rows (DEC STD 070, DECDWL).
+    @inline(__always)
+    func lastColumn(row: Int) -> Int {
+        active.flags(row).isDisjoint(with: .doubleSize) ? columns - 1 : max(0, columns / 2 - 1)
     }
 
     /// Autowrap: mark the row as continued, then to the left margin of the
