@@ -95,9 +95,20 @@ static void engine_init(Engine *engine, int cols, int rows, int scrollback) {
     vterm_screen_reset(engine->screen, 1);
 }
 
+// libvterm 0.1.4 crashes (SIGSEGV inside vterm_input_write) when one call
+// hands it several MiB, e.g. a whole 16 MiB replay; 4 MiB went through. A
+// terminal feeds it what one read() of the PTY returns, so the harness
+// does the same, in 64 KiB slices: 256 calls for 16 MiB, no measurable cost.
+enum { FEED_SLICE = 64 * 1024 };
+
 static void engine_feed(Engine *engine, const uint8_t *bytes, size_t len) {
-    // vterm_input_write consumes everything it is given.
-    vterm_input_write(engine->vt, (const char *)bytes, len);
+    while (len > 0) {
+        size_t slice = len < FEED_SLICE ? len : FEED_SLICE;
+        // vterm_input_write consumes everything it is given.
+        vterm_input_write(engine->vt, (const char *)bytes, slice);
+        bytes += slice;
+        len -= slice;
+    }
 }
 
 static void engine_free(Engine *engine) {
