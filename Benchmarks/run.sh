@@ -45,8 +45,8 @@ fi
 
 # 2. TermEngine and termbench.
 say "building termengine and termbench (release)"
-swift build -c release --scratch-path "$SCRATCH" --product termengine
-swift build -c release --scratch-path "$SCRATCH" --product termbench
+swift build -c release --scratch-path "$SCRATCH" --product termengine >&2
+swift build -c release --scratch-path "$SCRATCH" --product termbench >&2
 
 # 3. Reference harnesses. A reference that fails to build is left out of
 #    the run (termbench says so) rather than stopping it.

@@ -56,10 +56,7 @@ enum FeedCommand {
             let columns = Int(positionals[1]), Terminal.Limits.dimensions.contains(columns),
             let rows = Int(positionals[2]), Terminal.Limits.dimensions.contains(rows)
         else { throw Options.Failure("usage: \(usage)") }
-        guard let data = FileManager.default.contents(atPath: positionals[0]) else {
-            throw Options.Failure("cannot read \(positionals[0])")
-        }
-        let bytes = [UInt8](data)
+        let bytes = try readFile(positionals[0])
 
         if dump {
             let terminal = Terminal(columns: columns, rows: rows, scrollback: scrollback)
@@ -145,6 +142,32 @@ enum FeedCommand {
         }
         return text
     }
+}
+
+/// The whole file in one array, read straight into it: one copy of the
+/// input in memory, as in the C and Rust harnesses, so that peak RSS
+/// compares like with like (Foundation's Data would make it two).
+func readFile(_ path: String) throws -> [UInt8] {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { throw Options.Failure("cannot read \(path): \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    var status = stat()
+    guard fstat(fd, &status) == 0 else { throw Options.Failure("cannot stat \(path)") }
+    let size = Int(status.st_size)
+    var failure: Int32 = 0
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        while count < size {
+            let got = read(fd, buffer.baseAddress! + count, size - count)
+            if got < 0 && errno == EINTR { continue }
+            if got <= 0 {
+                failure = got < 0 ? errno : EIO
+                break
+            }
+            count += got
+        }
+    }
+    guard failure == 0 else { throw Options.Failure("cannot read \(path): \(String(cString: strerror(failure)))") }
+    return bytes
 }
 
 /// FNV-1a, 64 bits, as in the C and Rust harnesses.

@@ -97,6 +97,7 @@ struct Runner {
     var outputDirectory = "Benchmarks/results"
     var quick = false
     var commandLine = ""
+    let loadAverageAtStart = loadAverage()
 
     init(_ options: inout Options) throws {
         commandLine = CommandLine.arguments.joined(separator: " ")
