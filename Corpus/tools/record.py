@@ -261,6 +261,8 @@ def program_env(extra: dict[str, str] | None) -> dict[str, str]:
         "XDG_CONFIG_HOME": str(HOME / ".config"),
         "XDG_DATA_HOME": str(HOME / ".local/share"),
         "XDG_CACHE_HOME": str(HOME / ".cache"),
+        # Otherwise fish falls back to a runtime dir in /tmp that outlives us.
+        "XDG_RUNTIME_DIR": str(HOME / ".run"),
         "LESSHISTFILE": "-",
     }
     env.update(extra or {})
@@ -327,6 +329,7 @@ def make_fixtures() -> None:
         shutil.rmtree(WORKDIR)
     for sub in (HOME, HOME / ".config", HOME / ".local/share", HOME / ".cache"):
         sub.mkdir(parents=True)
+    (HOME / ".run").mkdir(mode=0o700)
 
     (WORKDIR / "notes.txt").write_text("\n".join(notes_lines()) + "\n")
     (WORKDIR / "long.txt").write_text("\n".join(pager_lines()) + "\n")
@@ -638,7 +641,8 @@ def record(name: str) -> list[Path]:
         notes.append("ignored " + ", ".join(f"{k} x{v}" for k, v in session.ignored.items()))
     for path in paths:
         print(f"recorded {path.name}: {path.stat().st_size} bytes")
-    print(f"  {name}: {time.monotonic() - started:.1f}s" + ("; " + "; ".join(notes) if notes else ""))
+    summary = f"  {name}: {time.monotonic() - started:.1f}s"
+    print("; ".join([summary, *notes]))
     return paths
 
 

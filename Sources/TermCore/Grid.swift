@@ -171,14 +171,14 @@ struct Grid {
     }
 
     /// Scrolls rows `top...bottom` up by `count`; blank rows (`fill`) enter at
-    /// the bottom. With `intoHistory`, when the region is the whole screen,
-    /// the rows leaving the top become scrollback lines (dropped at once when
-    /// the grid keeps none).
+    /// the bottom. With `intoHistory`, when the region starts at the top row,
+    /// the rows leaving it become scrollback lines (dropped at once when the
+    /// grid keeps none), as xterm does for a region with top margin 1.
     mutating func scrollUp(top: Int, bottom: Int, count: Int, fill: Cell, intoHistory: Bool) {
         let height = bottom - top + 1
         let count = min(count, height)
         guard count > 0 else { return }
-        if intoHistory && top == 0 && bottom == rows - 1 {
+        if intoHistory && top == 0 {
             for _ in 0..<count {
                 if historyCount < scrollbackLimit {
                     historyCount += 1
@@ -186,6 +186,10 @@ struct Grid {
                     zero = zero + 1 == storage.slotCount ? 0 : zero + 1
                 }
                 clearRow(rows - 1, with: fill)
+                // A region that ends above the last row: the rows below it
+                // moved up with the rest and go back down, and the blank row
+                // takes the region's bottom.
+                if bottom < rows - 1 { rotate(top: bottom, bottom: rows - 1, by: rows - 1 - bottom) }
             }
             return
         }
