@@ -133,7 +133,9 @@ struct Grid {
     func mark(_ row: Int) -> SemanticMark? { storage.marks[slot(atPosition: zero + historyCount + row)] }
 
     func setMark(_ row: Int, _ mark: SemanticMark?) {
-        storage.marks[slot(atPosition: zero + historyCount + row)] = mark
+        let slot = slot(atPosition: zero + historyCount + row)
+        storage.marks[slot] = mark
+        storage.generations[slot] = generation
     }
 
     /// The OSC 133 mark of scrollback line `index`.

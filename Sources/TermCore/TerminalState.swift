@@ -68,6 +68,9 @@ struct TerminalState {
     var lastGraphic: (content: UInt32, width: Int)?
 
     var counters = Terminal.Counters()
+    /// Counts compactions of the side tables: ids in stored cells changed, so
+    /// copies of rows made before (snapshot caches) are stale.
+    var tablesEpoch = 0
 
     /// Bytes to write back to the program (replies to queries), and events for
     /// the embedder, both collected during a feed and delivered after it.
