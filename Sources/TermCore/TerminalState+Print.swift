@@ -26,11 +26,25 @@ extension TerminalState {
             advanceCursor(by: run)
         }
         lastGraphic = (UInt32(base[count - 1]), 1)
+        lastScalar = UInt32(base[count - 1])
+        graphemeState = 0
     }
 
     /// Prints one scalar that is not ASCII: width from Unicode data; a
     /// zero-width scalar joins the previous cell.
     mutating func printScalar(_ scalar: UInt32) {
+        if modes.graphemeClustering {
+            // Mode 2027: a scalar that does not start a new cluster (UAX #29)
+            // joins the previous character, whose width may change.
+            if lastGraphic == nil { graphemeState = 0 }
+            let joins =
+                lastGraphic != nil && !GraphemeBreak.isBoundary(between: lastScalar, and: scalar, state: &graphemeState)
+            lastScalar = scalar
+            if joins {
+                extendPreviousCluster(scalar)
+                return
+            }
+        }
         let width = UnicodeWidth.width(of: scalar)
         if width == 0 {
             attachToPreviousCell(scalar)
