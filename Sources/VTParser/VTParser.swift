@@ -78,15 +78,19 @@ public struct VTParser: Sendable {
             switch state {
             case .ground where utf8Needed == 0:
                 // Fast path: a run of printable ASCII goes out in one call.
-                var runEnd = index
-                while runEnd < end, base[runEnd] &- 0x20 < 0x5F { runEnd += 1 }
+                let runEnd = Self.printableRunEnd(base, from: index, to: end)
                 if runEnd > index {
                     handler.printASCII(UnsafeBufferPointer(start: base + index, count: runEnd - index))
                     index = runEnd
-                } else {
-                    step(base[index], &handler)
-                    index += 1
+                    continue
                 }
+                let byte = base[index]
+                if byte < 0x20 && byte != 0x1B && byte != 0x18 && byte != 0x1A {
+                    handler.execute(byte)  // C0 in ground (CR, LF, BS, HT…): no state change
+                } else {
+                    step(byte, &handler)
+                }
+                index += 1
             case .oscString:
                 index = consumeOSC(base, index, end, &handler)
             case .dcsPassthrough:
@@ -96,6 +100,25 @@ public struct VTParser: Sendable {
                 index += 1
             }
         }
+    }
+
+    /// The end of the run of printable ASCII (0x20–0x7E) starting at `start`.
+    /// Eight bytes at a time (SWAR): for a word `w`, `w - 0x20…` borrows into
+    /// the top bit of a byte below 0x20, `w + 0x01…` carries into it for 0x7F,
+    /// and `w` has it for bytes of 0x80 and above; a word with no top bit set
+    /// in any of the three is all printable.
+    @inlinable
+    static func printableRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var index = start
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= end {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let flagged = ((word &- 0x2020_2020_2020_2020) | (word &+ 0x0101_0101_0101_0101) | word)
+            if flagged & 0x8080_8080_8080_8080 != 0 { break }
+            index += 8
+        }
+        while index < end, base[index] &- 0x20 < 0x5F { index += 1 }
+        return index
     }
 
     /// Feeds bytes from any contiguous collection (an array, `Data`, a slice).
