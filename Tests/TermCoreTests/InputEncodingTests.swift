@@ -1,5 +1,5 @@
-import Testing
 import TermCore
+import Testing
 
 // Expected bytes come from the references, not from the encoder:
 // xterm ctlseqs ("PC-Style Function Keys", "VT220-Style Function Keys",
@@ -670,7 +670,9 @@ struct TerminalInputEncoderTests {
         t.feed("\(CSI)?1049h\(CSI)>1u")
         #expect(t.inputEncoder.encode(KeyEvent(.escape)) == bytes("\(CSI)27u"))
         t.feed("\(CSI)?1049l")
-        withKnownIssue("TerminalState keeps a stack per screen but one set of current flags; switching screens does not switch them") {
+        withKnownIssue(
+            "TerminalState keeps a stack per screen but one set of current flags; switching screens does not switch them"
+        ) {
             #expect(t.inputEncoder.encode(KeyEvent(.escape)) == [0x1B])
         }
     }

@@ -56,7 +56,8 @@ extension InputEncoder {
         let embedded = flags.reportAllKeys && flags.reportText ? text : ""
 
         guard case .character(let scalar) = key else {
-            return kittyFunctionalKey(key, held: held, modifiers: modifiers, kind: eventKind, text: embedded, flags: flags)
+            return kittyFunctionalKey(
+                key, held: held, modifiers: modifiers, kind: eventKind, text: embedded, flags: flags)
         }
         // The key code is the unshifted key ("Key codes"); an upper-case
         // ASCII letter given as the key is taken as its key.
@@ -81,9 +82,8 @@ extension InputEncoder {
                 writer.scalar(plain)
                 return writer.bytes
             }
-            if !flags.disambiguate && !flags.reportAllKeys, let legacy = kittyLegacyText(code, event: event, held: held) {
-                return legacy
-            }
+            let legacyAllowed = !flags.disambiguate && !flags.reportAllKeys
+            if legacyAllowed, let legacy = kittyLegacyText(code, event: event, held: held) { return legacy }
         }
         return kittySequence(
             number: Int(code), shifted: shifted, base: base, modifiers: modifiers, kind: eventKind, text: embedded,
@@ -96,8 +96,7 @@ extension InputEncoder {
     /// shifted by Shift. nil for any other combination, which is sent as
     /// `CSI u`.
     func kittyLegacyText(_ code: UInt32, event: KeyEvent, held: KeyModifiers) -> [UInt8]? {
-        let legacyKeys = Set("abcdefghijklmnopqrstuvwxyz0123456789`-=[]\\;',./ ".unicodeScalars.map(\.value))
-        guard legacyKeys.contains(code), let scalar = Unicode.Scalar(code) else { return nil }
+        guard Self.kittyLegacyKeys.contains(code), let scalar = Unicode.Scalar(code) else { return nil }
         let allowed: [KeyModifiers] = [.shift, .alt, .control, [.shift, .alt], [.control, .alt]]
         guard allowed.contains(held) else { return nil }
         var bytes: [UInt8] = []
@@ -112,6 +111,8 @@ extension InputEncoder {
         }
         return bytes
     }
+
+    static let kittyLegacyKeys = Set("abcdefghijklmnopqrstuvwxyz0123456789`-=[]\\;',./ ".unicodeScalars.map(\.value))
 
     /// The spec's "Legacy ctrl mapping of ASCII keys" for the unshifted
     /// legacy keys: letters and `@ [ \ ] ^ _` masked to C0, space and `2`
@@ -169,7 +170,8 @@ extension InputEncoder {
             default: break
             }
         }
-        return kittySequence(number: number, shifted: nil, base: nil, modifiers: modifiers, kind: kind, text: text, final: final)
+        return kittySequence(
+            number: number, shifted: nil, base: nil, modifiers: modifiers, kind: kind, text: text, final: final)
     }
 
     /// The functional key table ("Functional key definitions"). F3 is

@@ -88,7 +88,9 @@ public struct KeyEvent: Hashable, Sendable {
     /// types" flag reports repeats as such and releases at all; otherwise a
     /// repeat is another press and a release sends nothing.
     public enum Kind: UInt8, Hashable, Sendable {
-        case press = 1, `repeat` = 2, release = 3
+        case press = 1
+        case `repeat` = 2
+        case release = 3
     }
 
     /// The key.
@@ -152,11 +154,12 @@ extension KeyEvent {
     static func usShifted(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
         let value = scalar.value
         if (0x61...0x7A).contains(value) { return Unicode.Scalar(value - 0x20)! }
-        let unshifted = Array("`1234567890-=[]\\;',./".unicodeScalars)
-        let shifted = Array("~!@#$%^&*()_+{}|:\"<>?".unicodeScalars)
-        if let index = unshifted.firstIndex(of: scalar) { return shifted[index] }
+        if let index = usUnshifted.firstIndex(of: scalar) { return usShiftedPunctuation[index] }
         return scalar
     }
+
+    private static let usUnshifted = Array("`1234567890-=[]\\;',./".unicodeScalars)
+    private static let usShiftedPunctuation = Array("~!@#$%^&*()_+{}|:\"<>?".unicodeScalars)
 }
 
 extension KeypadKey {

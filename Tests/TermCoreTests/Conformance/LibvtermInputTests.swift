@@ -73,7 +73,9 @@ struct LibvtermInputTests {
             for step in testCase["steps"] as? [[String: Any]] ?? [] {
                 let op = step["op"] as? String ?? ""
                 let key = "\(name):\(step["line"] as? Int ?? 0)"
-                let expectations = (step["expect"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "output" }
+                let expectations = (step["expect"] as? [[String: Any]] ?? []).filter {
+                    $0["kind"] as? String == "output"
+                }
                 let expected = try expectations.reduce(into: [UInt8]()) { bytes, entry in
                     bytes += try #require(Data(hex: entry["hex"] as? String ?? ""))
                 }
@@ -101,12 +103,14 @@ struct LibvtermInputTests {
                 if sent == expected {
                     if silent { outcome.silentHeld += 1 } else { outcome.matched += 1 }
                     if deviations[key] != nil {
-                        outcome.failures.append("\(key): listed as a deviation but now matches; remove it from the list")
+                        outcome.failures.append(
+                            "\(key): listed as a deviation but now matches; remove it from the list")
                     }
                 } else if let reason = deviations[key] {
                     outcome.deviationsHit.append("\(key) \(caseName): \(reason)")
                 } else {
-                    let detail = "\(step["kind"] as? String ?? op) \(step["args"] as? String ?? step["hex"] as? String ?? "")"
+                    let detail =
+                        "\(step["kind"] as? String ?? op) \(step["args"] as? String ?? step["hex"] as? String ?? "")"
                     outcome.failures.append(
                         "\(key) \(caseName): \(detail) expected \(hex(expected)) sent \(hex(sent))")
                 }
