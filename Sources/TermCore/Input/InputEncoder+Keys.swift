@@ -1,6 +1,6 @@
 // Legacy key encoding: what xterm sends with its default resources
-// (modifyOtherKeys 0, modifyCursorKeys 2, modifyFunctionKeys 2,
-// metaSendsEscape true, backarrowKey sending DEL, Delete sending CSI 3 ~).
+// (modifyOtherKeys 0, modifyCursorKeys 2, modifyFunctionKeys 2, Delete
+// sending CSI 3 ~), metaSendsEscape on and Backspace sending DEL.
 // Sources: xterm ctlseqs, "PC-Style Function Keys", "VT220-Style Function
 // Keys", "VT100-Style Keypad"; xterm's input.c (Input, decfuncvalue,
 // kypd_num/kypd_apl) for the details ctlseqs leaves out.
@@ -81,6 +81,11 @@ extension InputEncoder {
     /// (modifyCursorKeys 2 forces CSI and a first parameter of 1), else
     /// `SS3 X` under DECCKM and `CSI X` without it.
     func cursorKey(_ final: Character, _ modifiers: KeyModifiers) -> [UInt8] {
+        finalKey(final, modifiers, unmodifiedSS3: modes.applicationCursorKeys)
+    }
+
+    /// `CSI 1 ; m X` when modified, else `SS3 X` or `CSI X`.
+    func finalKey(_ final: Character, _ modifiers: KeyModifiers, unmodifiedSS3: Bool) -> [UInt8] {
         var writer = SequenceWriter()
         let parameter = Self.xtermModifierParameter(modifiers)
         if parameter > 1 {
@@ -88,7 +93,7 @@ extension InputEncoder {
             writer.number(1)
             writer.ascii(";")
             writer.number(parameter)
-        } else if modes.applicationCursorKeys {
+        } else if unmodifiedSS3 {
             writer.ss3()
         } else {
             writer.csi()
@@ -113,24 +118,13 @@ extension InputEncoder {
 
     /// F1–F4 are PF1–PF4 (`SS3 P`…`SS3 S`; modifyFunctionKeys 2 makes them
     /// `CSI 1 ; m P` when modified); F5 and up use the VT220 codes of
-    /// xterm's decfuncvalue: 15, 17–21, 23–26, 28, 29, 31–34, then 42 + (n − 21)
-    /// past F20 ("made up", as input.c says, numbered on from 42).
+    /// xterm's decfuncvalue: 15, 17–21, 23–26, 28, 29, 31–34; past F20, which
+    /// no DEC terminal had, xterm numbers on from 42.
     func functionKey(_ number: Int, _ modifiers: KeyModifiers) -> [UInt8] {
         switch number {
         case 1...4:
             let final = Character(Unicode.Scalar(UInt8(0x50 + number - 1)))
-            let parameter = Self.xtermModifierParameter(modifiers)
-            var writer = SequenceWriter()
-            if parameter > 1 {
-                writer.csi()
-                writer.number(1)
-                writer.ascii(";")
-                writer.number(parameter)
-            } else {
-                writer.ss3()
-            }
-            writer.ascii(final)
-            return writer.bytes
+            return finalKey(final, modifiers, unmodifiedSS3: true)
         case 5...35:
             let codes = [15, 17, 18, 19, 20, 21, 23, 24, 25, 26, 28, 29, 31, 32, 33, 34]
             let code = number <= 20 ? codes[number - 5] : 42 + number - 21

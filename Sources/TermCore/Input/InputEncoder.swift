@@ -11,9 +11,12 @@
 /// ```
 ///
 /// Reference behaviour is xterm's with its default resources
-/// (`modifyOtherKeys: 0`, `modifyCursorKeys: 2`, `modifyFunctionKeys: 2`,
-/// `metaSendsEscape: true`, Backspace sending DEL); with kitty keyboard flags
-/// in force, the kitty keyboard protocol's. Each encoding cites its source.
+/// (`modifyOtherKeys: 0`, `modifyCursorKeys: 2`, `modifyFunctionKeys: 2`),
+/// with Alt sending ESC before the key (xterm's `metaSendsEscape`; off by
+/// default in xterm, which sets the eighth bit instead, but what programs
+/// expect today) and Backspace sending DEL (DECBKM reset); with kitty
+/// keyboard flags in force, the kitty keyboard protocol's. Each encoding
+/// cites its source.
 public struct InputEncoder: Equatable, Sendable {
     /// The modes the bytes are encoded for.
     public var modes: TerminalModes
