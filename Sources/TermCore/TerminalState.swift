@@ -91,6 +91,8 @@ struct TerminalState {
     /// The kitty keyboard flags stacks, one per screen (the active one is used).
     var kittyStackPrimary: [UInt8] = []
     var kittyStackAlternate: [UInt8] = []
+    /// The kitty flags of the screen not shown (each screen has its own).
+    var inactiveKittyFlags: UInt8 = 0
     /// DECSLRM margins, inclusive columns (in effect only with DECLRMM).
     var marginLeft = 0
     var marginRight: Int
