@@ -48,6 +48,9 @@ public struct VTParser: Sendable {
     @usableFromInline var paramIndex = 0
     /// True once the current sequence has any parameter character.
     @usableFromInline var hasParams = false
+    /// The parameter being read, before it is stored.
+    @usableFromInline var accumulator: UInt32 = 0
+    @usableFromInline var accumulatorHasDigits = false
     @usableFromInline var osc: [UInt8] = []
     @usableFromInline var oscOverflowed = false
 
@@ -91,6 +94,8 @@ public struct VTParser: Sendable {
                     step(byte, &handler)
                 }
                 index += 1
+            case .csiEntry, .csiParam:
+                index = consumeCSI(base, index, end, &handler)
             case .oscString:
                 index = consumeOSC(base, index, end, &handler)
             case .dcsPassthrough:
@@ -254,6 +259,8 @@ public struct VTParser: Sendable {
         sequence.reset()
         paramIndex = 0
         hasParams = false
+        accumulator = 0
+        accumulatorHasDigits = false
         state = .escape
     }
 
@@ -292,6 +299,8 @@ public struct VTParser: Sendable {
         sequence.reset()
         paramIndex = 0
         hasParams = false
+        accumulator = 0
+        accumulatorHasDigits = false
         switch control {
         case 0x90: state = .dcsEntry
         case 0x9B: state = .csiEntry
@@ -304,28 +313,39 @@ public struct VTParser: Sendable {
         }
     }
 
+    /// One parameter byte: a digit goes into `accumulator`, a separator
+    /// stores it (so the parameter array is written once per parameter).
     @inlinable
     mutating func parameter(_ byte: UInt8) {
         hasParams = true
-        switch byte {
-        case UInt8(ascii: ";"), UInt8(ascii: ":"):
-            if paramIndex + 1 < ControlSequence.maxParams {
-                if byte == UInt8(ascii: ":") { sequence.colonAfter |= 1 << UInt32(paramIndex) }
-                paramIndex += 1
-            } else {
-                sequence.storedOverflow = true
-            }
-        default:
-            guard !sequence.paramsOverflowed else { return }
-            let digit = UInt32(byte &- 0x30)
-            let value = UInt32(sequence.values[paramIndex]) * 10 + digit
-            sequence.values[paramIndex] = UInt16(clamping: value)  // saturate, as xterm caps
-            sequence.present |= 1 << UInt32(paramIndex)
+        if byte <= 0x39 {
+            // Saturates: values past 65,535 read as 65,535, as xterm caps them.
+            accumulator = min(accumulator &* 10 &+ UInt32(byte &- 0x30), 0x1_0000)
+            accumulatorHasDigits = true
+            return
+        }
+        commitParameter()
+        if paramIndex + 1 < ControlSequence.maxParams {
+            if byte == UInt8(ascii: ":") { sequence.colonAfter |= 1 << UInt32(paramIndex) }
+            paramIndex += 1
+        } else {
+            sequence.storedOverflow = true
         }
     }
 
     @inlinable
+    mutating func commitParameter() {
+        if accumulatorHasDigits && !sequence.storedOverflow {
+            sequence.setValue(UInt16(clamping: accumulator), at: paramIndex)
+            sequence.present |= 1 << UInt32(paramIndex)
+        }
+        accumulator = 0
+        accumulatorHasDigits = false
+    }
+
+    @inlinable
     mutating func finishParameters() {
+        commitParameter()
         sequence.storedCount = hasParams ? paramIndex + 1 : 0
         if sequence.paramsOverflowed { counters.overflowedParameterLists += 1 }
     }
@@ -459,6 +479,59 @@ public struct VTParser: Sendable {
             osc.removeAll(keepingCapacity: true)
         }
         oscOverflowed = false
+    }
+
+    /// CSI fast path: parameter bytes (digits, `;`, `:`) and the final byte,
+    /// the whole of most sequences (SGR, CUP), without the general chart.
+    /// The parameter being read stays in locals until a separator or the
+    /// final byte. Anything else (a prefix, an intermediate, a control,
+    /// non-ASCII) goes through `step`.
+    @inlinable
+    mutating func consumeCSI<H: VTHandler>(
+        _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ handler: inout H
+    ) -> Int {
+        var index = start
+        var value = accumulator
+        var hasDigits = accumulatorHasDigits
+        while index < end {
+            let byte = base[index]
+            let digit = byte &- 0x30
+            if digit < 10 {
+                value = min(value &* 10 &+ UInt32(digit), 0x1_0000)
+                hasDigits = true
+                index += 1
+                continue
+            }
+            accumulator = value
+            accumulatorHasDigits = hasDigits
+            if byte == UInt8(ascii: ";") || byte == UInt8(ascii: ":") {
+                hasParams = true
+                parameter(byte)
+                value = 0
+                hasDigits = false
+                state = .csiParam
+                index += 1
+                continue
+            }
+            if hasDigits { hasParams = true }
+            if byte >= 0x40 && byte <= 0x7E {
+                sequence.storedFinal = byte
+                finishParameters()
+                handler.csiDispatch(sequence)
+                state = .ground
+                return index + 1
+            }
+            if hasDigits { state = .csiParam }
+            step(byte, &handler)
+            return index + 1
+        }
+        accumulator = value
+        accumulatorHasDigits = hasDigits
+        if hasDigits {
+            hasParams = true
+            state = .csiParam
+        }
+        return index
     }
 
     /// Bulk OSC path: appends the run up to the next control byte.
