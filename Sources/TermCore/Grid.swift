@@ -133,7 +133,9 @@ struct Grid {
     func mark(_ row: Int) -> SemanticMark? { storage.marks[slot(atPosition: zero + historyCount + row)] }
 
     func setMark(_ row: Int, _ mark: SemanticMark?) {
-        storage.marks[slot(atPosition: zero + historyCount + row)] = mark
+        let slot = slot(atPosition: zero + historyCount + row)
+        storage.marks[slot] = mark
+        storage.generations[slot] = generation
     }
 
     /// The OSC 133 mark of scrollback line `index`.
@@ -164,21 +166,34 @@ struct Grid {
     @inline(__always)
     func clearRow(_ row: Int, with cell: Cell) {
         let slot = slot(atPosition: zero + historyCount + row)
-        (storage.cells + slot * columns).update(repeating: cell, count: columns)
+        Self.fill(storage.cells + slot * columns, with: cell, count: columns)
         storage.flags[slot] = []
         storage.marks[slot] = nil
         storage.generations[slot] = generation
     }
 
+    /// Fills cells: `memset` for the empty cell (all zero bits), else
+    /// 64-bit stores.
+    @inline(__always)
+    static func fill(_ cells: UnsafeMutablePointer<Cell>, with cell: Cell, count: Int) {
+        if cell == .empty {
+            memset(cells, 0, count * MemoryLayout<Cell>.stride)
+        } else {
+            let word = unsafeBitCast(cell, to: UInt64.self)
+            let raw = UnsafeMutableRawPointer(cells)
+            for index in 0..<count { raw.storeBytes(of: word, toByteOffset: index * 8, as: UInt64.self) }
+        }
+    }
+
     /// Scrolls rows `top...bottom` up by `count`; blank rows (`fill`) enter at
-    /// the bottom. With `intoHistory`, when the region is the whole screen,
-    /// the rows leaving the top become scrollback lines (dropped at once when
-    /// the grid keeps none).
+    /// the bottom. With `intoHistory`, when the region starts at the top row,
+    /// the rows leaving it become scrollback lines (dropped at once when the
+    /// grid keeps none), as xterm does for a region with top margin 1.
     mutating func scrollUp(top: Int, bottom: Int, count: Int, fill: Cell, intoHistory: Bool) {
         let height = bottom - top + 1
         let count = min(count, height)
         guard count > 0 else { return }
-        if intoHistory && top == 0 && bottom == rows - 1 {
+        if intoHistory && top == 0 {
             for _ in 0..<count {
                 if historyCount < scrollbackLimit {
                     historyCount += 1
@@ -186,6 +201,10 @@ struct Grid {
                     zero = zero + 1 == storage.slotCount ? 0 : zero + 1
                 }
                 clearRow(rows - 1, with: fill)
+                // A region that ends above the last row: the rows below it
+                // moved up with the rest and go back down, and the blank row
+                // takes the region's bottom.
+                if bottom < rows - 1 { rotate(top: bottom, bottom: rows - 1, by: rows - 1 - bottom) }
             }
             return
         }

@@ -32,6 +32,7 @@ extension TerminalState {
             }
         }
         counters.styleCompactions += 1
+        tablesEpoch += 1
         // The pen and saved cursors hold styles by value: intern them again.
         penID = styles.id(for: pen) ?? 0
         eraseID = styles.id(for: pen.erased) ?? 0
@@ -58,6 +59,7 @@ extension TerminalState {
             lastGraphic = (Cell.clusterFlag | remap[Int(content & Cell.valueMask)], width)
         }
         counters.clusterCompactions += 1
+        tablesEpoch += 1
     }
 }
 
@@ -78,5 +80,6 @@ extension TerminalState {
         }
         penLink = 0
         counters.hyperlinkCompactions += 1
+        tablesEpoch += 1
     }
 }

@@ -6,6 +6,7 @@ let usage = """
     usage:
       \(DumpCommand.usage)
       \(ReplayCommand.usage)
+      \(RespondCommand.usage)
     """
 
 func runCommandLine() -> Int32 {
@@ -15,6 +16,7 @@ func runCommandLine() -> Int32 {
         switch command {
         case "dump": try DumpCommand.run(&arguments)
         case "replay": try ReplayCommand.run(&arguments)
+        case "respond": try RespondCommand.run(&arguments)
         case "help", "--help", "-h":
             print(usage)
         default:
