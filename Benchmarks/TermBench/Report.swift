@@ -121,13 +121,26 @@ struct Report {
 
     // MARK: Table
 
-    func table() -> String {
+    /// The tables as plain text (`markdown: false`, for the terminal) or as
+    /// Markdown (written to latest.md, for docs/PERFORMANCE.md).
+    func table(markdown: Bool = false) -> String {
+        let heading = markdown ? "\n#### " : "\n== "
+        let paragraph = markdown ? "\n" : ""
+        func markdownTable(_ lines: [[String]]) -> String {
+        guard let header = lines.first else { return "" }
+        var text = "\n| " + header.joined(separator: " | ") + " |\n"
+        text += "|" + header.indices.map { $0 == 0 ? "---|" : "---:|" }.joined() + "\n"
+        for line in lines.dropFirst() { text += "| " + line.joined(separator: " | ") + " |\n" }
+        return text
+    }
+
+    func align(_ lines: [[String]]) -> String { markdown ? markdownTable(lines) : self.align(lines) }
         var text = ""
         let referenceNames = references
         for size in runner.sizes {
             let rows = results.filter { $0.size == size }
             guard !rows.isEmpty else { continue }
-            text += "\n== \(size), \(runner.scrollback) lines of scrollback; median of \(runner.runs) run(s)"
+            text += heading + "\(size), \(runner.scrollback) lines of scrollback; median of \(runner.runs) run(s)"
             text += " after \(runner.warmup) warm-up; MiB/s (higher is better)\n"
             var header = ["corpus", subject] + referenceNames + ["best ref", "×best"]
             if let limitEngine { header.append(limitEngine) }
@@ -143,8 +156,8 @@ struct Report {
             }
             text += align(lines)
 
-            text += "\nmemory and allocations at \(size): heap bytes per cell (heap after the feed ÷ cells incl. "
-            text += "scrollback), peak RSS of the process (MiB, includes the 16 MiB input), heap allocations "
+            text += paragraph + "\nmemory and allocations at \(size): heap bytes per cell (heap after the feed ÷ cells incl. "
+            text += "scrollback), peak RSS of the process (MiB, includes the input file held in memory), heap allocations "
             text += "in the second half of the feed\n"
             let engineNames = [subject] + referenceNames
             var memory = [["corpus"] + engineNames.map { "\($0) B/cell" } + engineNames.map { "\($0) RSS" }
@@ -167,7 +180,7 @@ struct Report {
             text += align(memory)
 
             if rows.contains(where: { !$0.race.isEmpty }) {
-                text += "\nwhole-process race at \(size): median wall seconds of \(runner.raceRuns) run(s), start to exit "
+                text += paragraph + "\nwhole-process race at \(size): median wall seconds of \(runner.raceRuns) run(s), start to exit "
                 text += "(termengine replay --quiet vs each harness with --runs 1)\n"
                 let racers = rows.first { !$0.race.isEmpty }!.race.map(\.engine)
                 var race = [["corpus"] + racers + ["best ref ÷ \(subject)"]]
@@ -188,12 +201,12 @@ struct Report {
         let failures = results.flatMap { result in
             result.measurements.compactMap { m in m.error.map { "\(m.engine) on \(result.corpus) \(result.size): \($0)" } }
         }
-        text += "\n* final screen differs from termengine's: "
+        text += paragraph + "\n* final screen differs from termengine's: "
         text += mismatches.isEmpty ? "none\n" : mismatches.joined(separator: "; ") + "\n"
         if !failures.isEmpty { text += "failures: " + failures.joined(separator: "; ") + "\n" }
-        text += "\nacceptance (issue #4):\n"
+        text += paragraph + "\nacceptance (issue #4):\n" + paragraph
         for verdict in acceptance() {
-            text += "  [\(verdict.met ? "met" : "NOT MET")] \(verdict.target): \(verdict.detail)\n"
+            text += (markdown ? "- " : "  ") + "[\(verdict.met ? "met" : "NOT MET")] \(verdict.target): \(verdict.detail)\n"
         }
         return text
     }
@@ -202,6 +215,14 @@ struct Report {
         guard let measurement = result.measurement(engine) else { return "-" }
         if measurement.error != nil { return "failed" }
         return format(measurement.mibps, 1) + (measurement.screenMatchesSubject == false ? "*" : "")
+    }
+
+    func markdownTable(_ lines: [[String]]) -> String {
+        guard let header = lines.first else { return "" }
+        var text = "\n| " + header.joined(separator: " | ") + " |\n"
+        text += "|" + header.indices.map { $0 == 0 ? "---|" : "---:|" }.joined() + "\n"
+        for line in lines.dropFirst() { text += "| " + line.joined(separator: " | ") + " |\n" }
+        return text
     }
 
     func align(_ lines: [[String]]) -> String {

@@ -35,10 +35,12 @@ func main() -> Int32 {
                 withJSONObject: report.json(date: started), options: [.prettyPrinted, .sortedKeys])
             let jsonPath = runner.outputDirectory + "/latest.json"
             let svgPath = runner.outputDirectory + "/latest.svg"
+            let markdownPath = runner.outputDirectory + "/latest.md"
             try json.write(to: URL(fileURLWithPath: jsonPath))
+            try Data(report.table(markdown: true).utf8).write(to: URL(fileURLWithPath: markdownPath))
             try Data(Chart(report: report).svg().utf8).write(to: URL(fileURLWithPath: svgPath))
             let elapsed = Date().timeIntervalSince(started)
-            log("termbench: wrote \(jsonPath) and \(svgPath) in \(Int(elapsed)) s")
+            log("termbench: wrote \(jsonPath), \(markdownPath) and \(svgPath) in \(Int(elapsed)) s")
         case "help", "--help", "-h":
             print(usage)
         default:
