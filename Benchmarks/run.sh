@@ -36,6 +36,7 @@ for tool in git:git gcc:gcc vim:vim less:less make:make python3:python3; do
     command -v "${tool%%:*}" >/dev/null 2>&1 || need+=("${tool#*:}")
 done
 command -v cargo >/dev/null 2>&1 || need+=(cargo)
+[ -x /usr/bin/time ] || need+=(time)  # GNU time: truthful peak RSS of each engine process
 if [ ${#need[@]} -gt 0 ]; then
     say "installing ${need[*]}"
     if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi

@@ -323,7 +323,7 @@ func executablePath() -> String {
 
 /// Installed versions of Debian packages (dpkg-query), by package name.
 func debianVersions(_ packages: [String]) -> [String: String] {
-    guard let child = try? spawnAndWait(["/usr/bin/dpkg-query", "-W", "-f=${Package} ${Version}\\n"] + packages, timeout: 10)
+    guard let child = try? spawnDirect(["/usr/bin/dpkg-query", "-W", "-f=${Package} ${Version}\\n"] + packages, timeout: 10)
     else { return [:] }
     var versions: [String: String] = [:]
     for line in child.output.split(separator: "\n") {
@@ -335,10 +335,10 @@ func debianVersions(_ packages: [String]) -> [String: String] {
 
 /// `git describe`-like identity of the working tree being measured.
 func gitDescription() -> String {
-    guard let head = try? spawnAndWait(["/usr/bin/git", "rev-parse", "--short", "HEAD"], timeout: 10),
+    guard let head = try? spawnDirect(["/usr/bin/git", "rev-parse", "--short", "HEAD"], timeout: 10),
         head.status == 0
     else { return "unknown" }
-    let dirty = (try? spawnAndWait(["/usr/bin/git", "status", "--porcelain", "--untracked-files=no"], timeout: 10))
+    let dirty = (try? spawnDirect(["/usr/bin/git", "status", "--porcelain", "--untracked-files=no"], timeout: 10))
         .map { !$0.output.isEmpty } ?? false
     return head.output.trimmingCharacters(in: .whitespacesAndNewlines) + (dirty ? "+dirty" : "")
 }
