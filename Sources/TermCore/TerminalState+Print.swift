@@ -17,11 +17,18 @@ extension TerminalState {
             if cursor.pendingWrap { wrapToNextLine() }
             let row = active.row(cursor.row)
             let start = cursor.col
-            let run = min(count - index, rightEdge + 1 - start)
+            let edge = rightEdge
+            let run = min(count - index, edge + 1 - start)
             clearWideOverlap(row, from: start, count: run)
             Self.storeASCII(base + index, count: run, into: row + start, styleID: style, linkID: link)
             index += run
-            advanceCursor(by: run)
+            // advanceCursor(by:), with the edge already known.
+            if start + run > edge {
+                cursor.col = edge
+                cursor.pendingWrap = modes.autowrap
+            } else {
+                cursor.col = start + run
+            }
         }
         lastGraphic = (UInt32(base[count - 1]), 1)
         lastScalar = UInt32(base[count - 1])

@@ -88,12 +88,20 @@ public struct VTParser: Sendable {
                     continue
                 }
                 let byte = base[index]
-                if byte < 0x20 && byte != 0x1B && byte != 0x18 && byte != 0x1A {
+                if byte == 0x1B && index + 1 < end && base[index + 1] == UInt8(ascii: "[") {
+                    enterEscape()  // ESC [ : straight to CSI entry
+                    state = .csiEntry
+                    index += 2
+                } else if byte < 0x20 && byte != 0x1B && byte != 0x18 && byte != 0x1A {
                     handler.execute(byte)  // C0 in ground (CR, LF, BS, HT…): no state change
+                    index += 1
+                } else if byte >= 0xC2, let (scalar, length) = Self.decodeUTF8(base, index, end) {
+                    handler.print(scalar)  // a whole, valid, printable UTF-8 sequence
+                    index += length
                 } else {
                     step(byte, &handler)
+                    index += 1
                 }
-                index += 1
             case .csiEntry, .csiParam:
                 index = consumeCSI(base, index, end, &handler)
             case .oscString:
@@ -124,6 +132,40 @@ public struct VTParser: Sendable {
         }
         while index < end, base[index] &- 0x20 < 0x5F { index += 1 }
         return index
+    }
+
+    /// Decodes one whole UTF-8 sequence at `index` when it is valid, complete
+    /// in this buffer and printable (not a C1 control); otherwise nil, and the
+    /// byte-at-a-time decoder handles it (errors, sequences split across
+    /// calls). Bounds per Unicode §3.9, Table 3-7.
+    @inlinable
+    static func decodeUTF8(_ base: UnsafePointer<UInt8>, _ index: Int, _ end: Int) -> (UInt32, Int)? {
+        let lead = base[index]
+        @inline(__always) func continuation(_ offset: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> UInt32? {
+            guard index + offset < end else { return nil }
+            let byte = base[index + offset]
+            return byte >= low && byte <= high ? UInt32(byte & 0x3F) : nil
+        }
+        switch lead {
+        case 0xC2...0xDF:
+            guard let b1 = continuation(1) else { return nil }
+            let scalar = UInt32(lead & 0x1F) << 6 | b1
+            return scalar >= 0xA0 ? (scalar, 2) : nil
+        case 0xE0...0xEF:
+            let low: UInt8 = lead == 0xE0 ? 0xA0 : 0x80
+            let high: UInt8 = lead == 0xED ? 0x9F : 0xBF
+            guard let b1 = continuation(1, low, high), let b2 = continuation(2) else { return nil }
+            return (UInt32(lead & 0x0F) << 12 | b1 << 6 | b2, 3)
+        case 0xF0...0xF4:
+            let low: UInt8 = lead == 0xF0 ? 0x90 : 0x80
+            let high: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
+            guard let b1 = continuation(1, low, high), let b2 = continuation(2), let b3 = continuation(3) else {
+                return nil
+            }
+            return (UInt32(lead & 0x07) << 18 | b1 << 12 | b2 << 6 | b3, 4)
+        default:
+            return nil
+        }
     }
 
     /// Feeds bytes from any contiguous collection (an array, `Data`, a slice).
@@ -333,11 +375,13 @@ public struct VTParser: Sendable {
         }
     }
 
+    /// Stores the parameter being read. Every parameter is written, empty
+    /// ones as 0, so the value array never needs clearing between sequences.
     @inlinable
     mutating func commitParameter() {
-        if accumulatorHasDigits && !sequence.storedOverflow {
+        if !sequence.storedOverflow {
             sequence.setValue(UInt16(clamping: accumulator), at: paramIndex)
-            sequence.present |= 1 << UInt32(paramIndex)
+            if accumulatorHasDigits { sequence.present |= 1 << UInt32(paramIndex) }
         }
         accumulator = 0
         accumulatorHasDigits = false
