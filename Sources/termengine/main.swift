@@ -6,6 +6,8 @@ let usage = """
     usage:
       \(DumpCommand.usage)
       \(ReplayCommand.usage)
+      \(CompactCommand.usage)
+      \(ThumbnailCommand.usage)
     """
 
 func runCommandLine() -> Int32 {
@@ -15,6 +17,8 @@ func runCommandLine() -> Int32 {
         switch command {
         case "dump": try DumpCommand.run(&arguments)
         case "replay": try ReplayCommand.run(&arguments)
+        case "compact": try CompactCommand.run(&arguments)
+        case "thumbnail": try ThumbnailCommand.run(&arguments)
         case "help", "--help", "-h":
             print(usage)
         default:
