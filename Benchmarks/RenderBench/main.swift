@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TermCore
 import TermRender
 
@@ -26,8 +27,12 @@ func sessionOutput(bytes: Int, seed: UInt64) -> [UInt8] {
         case 0: out += Array("\u{1B}[1;32muser@host\u{1B}[0m:\u{1B}[1;34m~/src\u{1B}[0m$ make\r\n".utf8)
         case 1: out += Array("\u{1B}[38;5;\(next() % 256)m\(words[next() % words.count])\u{1B}[0m ".utf8)
         case 2: out += Array("\u{1B}[\(next() % 24 + 1);\(next() % 80 + 1)H\(words[next() % words.count])".utf8)
-        case 3: out += Array("-rw-r--r-- 1 user user \(next() % 99999) Nov 30 \(words[next() % words.count]).txt\r\n".utf8)
-        default: out += Array("\u{1B}[48;2;\(next() % 256);\(next() % 256);\(next() % 256)m \u{1B}[0m\(words[next() % words.count])".utf8)
+        case 3:
+            out += Array("-rw-r--r-- 1 user user \(next() % 99999) Nov 30 \(words[next() % words.count]).txt\r\n".utf8)
+        default:
+            out += Array(
+                "\u{1B}[48;2;\(next() % 256);\(next() % 256);\(next() % 256)m \u{1B}[0m\(words[next() % words.count])"
+                    .utf8)
         }
     }
     return Array(out.prefix(bytes))
@@ -69,12 +74,16 @@ func snapshotBenchmark() {
             keep &+= terminal.snapshot().rows
         }
         let nanoseconds = seconds(start.duration(to: .now)) / Double(iterations) * 1e9
-        print("snapshot 200x50, \(name): \(String(format: "%.0f", nanoseconds)) ns (including the change)\(keep == 0 ? "!" : "")")
+        print(
+            "snapshot 200x50, \(name): \(String(format: "%.0f", nanoseconds)) ns (including the change)\(keep == 0 ? "!" : "")"
+        )
     }
     measure("0 rows changed") {}
     let one = Array("\u{1B}[10;10HX".utf8)
     measure("1 row changed") { terminal.feed(one) }
-    let all = Array(String(repeating: "\u{1B}[1;1H\u{1B}[2J", count: 1).utf8) + Array(String(repeating: "y\r\n", count: 49).utf8)
+    let all =
+        Array(String(repeating: "\u{1B}[1;1H\u{1B}[2J", count: 1).utf8)
+        + Array(String(repeating: "y\r\n", count: 49).utf8)
     measure("all rows changed") { terminal.feed(all) }
 }
 
@@ -113,8 +122,6 @@ func compactionBenchmark() {
         "compact 16 MiB session (80x24, 10,000 lines of scrollback): \(compact.count) bytes, "
             + String(format: "%.2f%% of the input, %.2f s", Double(compact.count) * 100 / Double(input.count), elapsed))
 }
-
-import Synchronization
 
 let only = CommandLine.arguments.dropFirst().first
 if only == nil || only == "thumbnail" { thumbnailBenchmark() }

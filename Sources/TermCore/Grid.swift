@@ -166,10 +166,23 @@ struct Grid {
     @inline(__always)
     func clearRow(_ row: Int, with cell: Cell) {
         let slot = slot(atPosition: zero + historyCount + row)
-        (storage.cells + slot * columns).update(repeating: cell, count: columns)
+        Self.fill(storage.cells + slot * columns, with: cell, count: columns)
         storage.flags[slot] = []
         storage.marks[slot] = nil
         storage.generations[slot] = generation
+    }
+
+    /// Fills cells: `memset` for the empty cell (all zero bits), else
+    /// 64-bit stores.
+    @inline(__always)
+    static func fill(_ cells: UnsafeMutablePointer<Cell>, with cell: Cell, count: Int) {
+        if cell == .empty {
+            memset(cells, 0, count * MemoryLayout<Cell>.stride)
+        } else {
+            let word = unsafeBitCast(cell, to: UInt64.self)
+            let raw = UnsafeMutableRawPointer(cells)
+            for index in 0..<count { raw.storeBytes(of: word, toByteOffset: index * 8, as: UInt64.self) }
+        }
     }
 
     /// Scrolls rows `top...bottom` up by `count`; blank rows (`fill`) enter at

@@ -159,7 +159,8 @@ extension Terminal {
             let size: LineSize =
                 flags.contains(.doubleHeightTop)
                 ? .doubleHeightTop
-                : flags.contains(.doubleHeightBottom) ? .doubleHeightBottom : flags.contains(.doubleWidth) ? .doubleWidth : .single
+                : flags.contains(.doubleHeightBottom)
+                    ? .doubleHeightBottom : flags.contains(.doubleWidth) ? .doubleWidth : .single
             let cells = Array(UnsafeBufferPointer(start: grid.readRow(row), count: columns))
             return SnapshotLine(
                 row: SnapshotRow(cells: cells, isWrapped: flags.contains(.wrapped), size: size, mark: grid.mark(row)),
@@ -191,5 +192,6 @@ extension SnapshotLine {
 
 extension CellContent {
     /// The power-on cell: blank, default style, no link.
-    public static let empty = CellContent(scalars: [], width: .narrow, style: Style(), isProtected: false, hyperlink: nil)
+    public static let empty = CellContent(
+        scalars: [], width: .narrow, style: Style(), isProtected: false, hyperlink: nil)
 }

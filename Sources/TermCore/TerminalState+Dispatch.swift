@@ -12,7 +12,9 @@ extension TerminalState: VTHandler {
     mutating func execute(_ control: UInt8) {
         lastGraphic = nil  // REP repeats only a character that came just before it (xterm)
         switch control {
-        case 0x07: counters.bells += 1  // BEL
+        case 0x07:  // BEL
+            counters.bells += 1
+            emit(.bell)
         case 0x08: backspace()  // BS
         case 0x09: tabForward(1)  // HT
         case 0x0A, 0x0B, 0x0C:  // LF, VT, FF (ECMA-48 §8.3.74: FF moves down like LF here)

@@ -19,18 +19,56 @@ extension TerminalState {
             let start = cursor.col
             let run = min(count - index, rightEdge + 1 - start)
             clearWideOverlap(row, from: start, count: run)
-            for offset in 0..<run {
-                row[start + offset] = Cell(content: UInt32(base[index + offset]), styleID: style, linkID: link)
-            }
+            Self.storeASCII(base + index, count: run, into: row + start, styleID: style, linkID: link)
             index += run
             advanceCursor(by: run)
         }
         lastGraphic = (UInt32(base[count - 1]), 1)
+        lastScalar = UInt32(base[count - 1])
+        graphemeState = 0
+    }
+
+    /// Stores `count` ASCII bytes as narrow cells of one style: eight at a
+    /// time, each byte widened to a 64-bit cell word (`SIMD8` lowers to
+    /// byte-to-quadword moves), the rest one by one.
+    @inline(__always)
+    static func storeASCII(
+        _ source: UnsafePointer<UInt8>, count: Int, into cells: UnsafeMutablePointer<Cell>, styleID: UInt16,
+        linkID: UInt16
+    ) {
+        // Cell layout: content (low 32 bits), style id, link id (Cell.swift).
+        let high = UInt64(styleID) << 32 | UInt64(linkID) << 48
+        let destination = UnsafeMutableRawPointer(cells)
+        let raw = UnsafeRawPointer(source)
+        var offset = 0
+        let fill = SIMD8<UInt64>(repeating: high)
+        while offset + 8 <= count {
+            let bytes = raw.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)
+            let words = SIMD8<UInt64>(truncatingIfNeeded: bytes) | fill
+            destination.storeBytes(of: words, toByteOffset: offset * 8, as: SIMD8<UInt64>.self)
+            offset += 8
+        }
+        while offset < count {
+            destination.storeBytes(of: UInt64(source[offset]) | high, toByteOffset: offset * 8, as: UInt64.self)
+            offset += 1
+        }
     }
 
     /// Prints one scalar that is not ASCII: width from Unicode data; a
     /// zero-width scalar joins the previous cell.
     mutating func printScalar(_ scalar: UInt32) {
+        if modes.graphemeClustering {
+            // Mode 2027: a scalar that does not start a new cluster (UAX #29)
+            // joins the previous character, whose width may change.
+            if lastGraphic == nil { graphemeState = 0 }
+            let joins =
+                lastGraphic != nil && !GraphemeBreak.isBoundary(between: lastScalar, and: scalar, state: &graphemeState)
+            lastScalar = scalar
+            if joins {
+                extendPreviousCluster(scalar)
+                return
+            }
+        }
         let width = UnicodeWidth.width(of: scalar)
         if width == 0 {
             attachToPreviousCell(scalar)

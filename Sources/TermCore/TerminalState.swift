@@ -65,7 +65,11 @@ struct TerminalState {
     var iconName: String?
 
     /// The last graphic character printed, for REP: its content word and width.
+    /// Any other action clears it, which also ends a grapheme cluster.
     var lastGraphic: (content: UInt32, width: Int)?
+    /// Mode 2027: the last scalar printed and utf8proc's segmentation state.
+    var lastScalar: UInt32 = 0
+    var graphemeState: Int32 = 0
 
     var counters = Terminal.Counters()
     /// Counts compactions of the side tables: ids in stored cells changed, so
@@ -87,6 +91,8 @@ struct TerminalState {
     /// The kitty keyboard flags stacks, one per screen (the active one is used).
     var kittyStackPrimary: [UInt8] = []
     var kittyStackAlternate: [UInt8] = []
+    /// The kitty flags of the screen not shown (each screen has its own).
+    var inactiveKittyFlags: UInt8 = 0
     /// DECSLRM margins, inclusive columns (in effect only with DECLRMM).
     var marginLeft = 0
     var marginRight: Int

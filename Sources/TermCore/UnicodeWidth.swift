@@ -40,3 +40,33 @@ enum UnicodeWidth {
         return Int(table.stage2[block << 8 | Int(scalar & 0xFF)])
     }
 }
+
+/// Grapheme-cluster boundaries (UAX #29, extended clusters) from utf8proc,
+/// for mode 2027. Only consulted for scalars that are not ASCII.
+enum GraphemeBreak {
+    /// True when a cluster boundary lies between `previous` and `next`;
+    /// `state` carries what the rules need across calls (regional-indicator
+    /// parity, emoji ZWJ sequences) and starts at 0 for a new sequence.
+    static func isBoundary(between previous: UInt32, and next: UInt32, state: inout Int32) -> Bool {
+        utf8proc_grapheme_break_stateful(Int32(bitPattern: previous), Int32(bitPattern: next), &state)
+    }
+
+    /// The columns a whole cluster takes with mode 2027 (the rules Ghostty,
+    /// WezTerm and kitty share): a text-presentation selector (VS15, U+FE0E)
+    /// makes it narrow, an emoji-presentation selector (VS16, U+FE0F) wide, a
+    /// pair of regional indicators (a flag) wide; otherwise the width of its
+    /// first scalar that has one (emoji ZWJ sequences and skin-tone modifiers
+    /// take their base's two columns).
+    static func width(of scalars: [UInt32]) -> Int {
+        if scalars.contains(0xFE0E) { return 1 }
+        if scalars.contains(0xFE0F) { return 2 }
+        if scalars.count >= 2, isRegionalIndicator(scalars[0]), isRegionalIndicator(scalars[1]) { return 2 }
+        for scalar in scalars {
+            let width = scalar < 0x80 ? 1 : UnicodeWidth.width(of: scalar)
+            if width > 0 { return width }
+        }
+        return 1
+    }
+
+    static func isRegionalIndicator(_ scalar: UInt32) -> Bool { (0x1F1E6...0x1F1FF).contains(scalar) }
+}

@@ -40,7 +40,8 @@ public enum HTMLRenderer {
         var text = escape(run.text)
         let style = run.style
         if style != Style() || reverseVideo {
-            let (foreground, background) = ThumbnailRenderer.colors(of: style, palette: palette, reverseVideo: reverseVideo)
+            let (foreground, background) = ThumbnailRenderer.colors(
+                of: style, palette: palette, reverseVideo: reverseVideo)
             var declarations = ["color:\(css(foreground))"]
             if style.background != .default || style.flags.contains(.inverse) != reverseVideo {
                 declarations.append("background:\(css(background))")

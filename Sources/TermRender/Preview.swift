@@ -20,7 +20,9 @@ public struct Preview: Equatable, Sendable {
     public init(json: some Collection<UInt8>) throws {
         var reader = JSONObjectReader(bytes: Array(json))
         let fields = try reader.readObject()
-        guard case .string(let data)? = fields["data"] else { throw Failure(description: "preview has no \"data\" string") }
+        guard case .string(let data)? = fields["data"] else {
+            throw Failure(description: "preview has no \"data\" string")
+        }
         guard case .number(let columns)? = fields["cols"], case .number(let rows)? = fields["rows"],
             Terminal.Limits.dimensions.contains(columns), Terminal.Limits.dimensions.contains(rows)
         else { throw Failure(description: "preview needs \"cols\" and \"rows\" in 1…1000") }
@@ -129,7 +131,11 @@ struct JSONObjectReader {
             while offset < bytes.count {
                 let byte = bytes[offset]
                 if inString {
-                    if byte == UInt8(ascii: "\\") { offset += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+                    if byte == UInt8(ascii: "\\") {
+                        offset += 1
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
                 } else if byte == UInt8(ascii: "\"") {
                     inString = true
                 } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
@@ -147,7 +153,8 @@ struct JSONObjectReader {
     }
 
     mutating func readHex4() throws -> UInt32 {
-        guard offset + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[offset..<offset + 4], as: UTF8.self), radix: 16)
+        guard offset + 4 <= bytes.count,
+            let value = UInt32(String(decoding: bytes[offset..<offset + 4], as: UTF8.self), radix: 16)
         else { throw failure("bad \\u escape") }
         offset += 4
         return value

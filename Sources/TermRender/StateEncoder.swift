@@ -163,8 +163,12 @@ final class StateEncoder {
             entries.append("\(index);" + Palette.hex(palette.colors[index]))
         }
         if !entries.isEmpty { out.osc("4;" + entries.joined(separator: ";")) }
-        if palette.defaultForeground != base.defaultForeground { out.osc("10;" + Palette.hex(palette.defaultForeground)) }
-        if palette.defaultBackground != base.defaultBackground { out.osc("11;" + Palette.hex(palette.defaultBackground)) }
+        if palette.defaultForeground != base.defaultForeground {
+            out.osc("10;" + Palette.hex(palette.defaultForeground))
+        }
+        if palette.defaultBackground != base.defaultBackground {
+            out.osc("11;" + Palette.hex(palette.defaultBackground))
+        }
         if palette.cursor != base.cursor { out.osc("12;" + Palette.hex(palette.cursor)) }
     }
 

@@ -61,14 +61,17 @@ public enum TerminalComparison {
         return found
     }
 
-    static func compare(_ name: String, _ left: SnapshotLine, _ right: SnapshotLine, into found: inout [String], limit: Int)
-    {
+    static func compare(
+        _ name: String, _ left: SnapshotLine, _ right: SnapshotLine, into found: inout [String], limit: Int
+    ) {
         if left.isWrapped != right.isWrapped {
             found.append("\(name) wrapped: expected \(left.isWrapped), got \(right.isWrapped)")
         }
         if left.size != right.size { found.append("\(name) size: expected \(left.size), got \(right.size)") }
         if left.semanticMark != right.semanticMark {
-            found.append("\(name) mark: expected \(String(describing: left.semanticMark)), got \(String(describing: right.semanticMark))")
+            found.append(
+                "\(name) mark: expected \(String(describing: left.semanticMark)), got \(String(describing: right.semanticMark))"
+            )
         }
         for column in 0..<left.columnCount where found.count < limit {
             let expected = left.cell(column)
@@ -83,7 +86,8 @@ public enum TerminalComparison {
     /// width role, style and link.
     public static func describe(_ cell: CellContent) -> String {
         let text = cell.scalars.map { scalar in
-            scalar.value >= 0x21 && scalar.value < 0x7F ? String(scalar) : "U+" + String(scalar.value, radix: 16, uppercase: true)
+            scalar.value >= 0x21 && scalar.value < 0x7F
+                ? String(scalar) : "U+" + String(scalar.value, radix: 16, uppercase: true)
         }.joined(separator: " ")
         var parts = ["'\(text)'", "\(cell.width)"]
         if cell.style != Style() { parts.append("\(cell.style)") }

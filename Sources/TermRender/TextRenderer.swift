@@ -11,7 +11,8 @@ public enum TextRenderer {
     ///     program wrote them (a copy of a long line is one line).
     ///   - includeScrollback: start with the snapshot's scrollback lines.
     /// - Complexity: O(cells).
-    public static func render(_ snapshot: Snapshot, joinWrapped: Bool = false, includeScrollback: Bool = true) -> String {
+    public static func render(_ snapshot: Snapshot, joinWrapped: Bool = false, includeScrollback: Bool = true) -> String
+    {
         var lines: [SnapshotLine] = []
         if includeScrollback { lines += snapshot.scrollbackRange.map { snapshot.scrollbackLine($0) } }
         lines += (0..<snapshot.rows).map { snapshot.line($0) }

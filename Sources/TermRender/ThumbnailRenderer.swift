@@ -44,7 +44,8 @@ public enum ThumbnailRenderer {
             var column = 0
             while column < snapshot.columns / scale {
                 let content = line.cell(column)
-                var (foreground, back) = colors(of: content.style, palette: palette, reverseVideo: snapshot.modes.reverseVideo)
+                var (foreground, back) = colors(
+                    of: content.style, palette: palette, reverseVideo: snapshot.modes.reverseVideo)
                 let span = (content.width == .wide ? 2 : 1)
                 let isCursor = showsCursor && cursor.position.row == row && cursor.position.column == column
                 if isCursor && snapshot.modes.cursorShape == .block {
@@ -75,7 +76,8 @@ public enum ThumbnailRenderer {
                 case .minimap:
                     if visible {
                         let inset = cell.height / 4
-                        raster.fill(x: x, y: y + inset, width: width, height: cell.height - 2 * inset, color: foreground)
+                        raster.fill(
+                            x: x, y: y + inset, width: width, height: cell.height - 2 * inset, color: foreground)
                     }
                 }
                 if isCursor {
@@ -84,7 +86,8 @@ public enum ThumbnailRenderer {
                     case .underline:
                         raster.fill(x: x, y: y + cell.height - 2, width: width, height: 2, color: palette.cursor)
                     case .bar:
-                        raster.fill(x: x, y: y, width: max(1, cell.width / 4), height: cell.height, color: palette.cursor)
+                        raster.fill(
+                            x: x, y: y, width: max(1, cell.width / 4), height: cell.height, color: palette.cursor)
                     }
                 }
                 column += span
@@ -101,7 +104,9 @@ public enum ThumbnailRenderer {
     /// The foreground and background a style shows: palette colours
     /// resolved, inverse and reverse video swap them, dim halves the way
     /// from the background, hidden shows the background only.
-    public static func colors(of style: Style, palette: Palette, reverseVideo: Bool = false) -> (foreground: RGB, background: RGB) {
+    public static func colors(of style: Style, palette: Palette, reverseVideo: Bool = false) -> (
+        foreground: RGB, background: RGB
+    ) {
         var foreground = palette.resolve(style.foreground, isForeground: true)
         var background = palette.resolve(style.background, isForeground: false)
         if style.flags.contains(.inverse) != reverseVideo { swap(&foreground, &background) }
@@ -144,7 +149,9 @@ public enum ThumbnailRenderer {
         if (0x2580...0x259F).contains(scalar) {
             for pixelRow in 0..<height {
                 for pixel in 0..<width
-                where BitmapFont.blockCoverage(scalar, x: pixel, y: glyphRow(pixelRow), width: width, height: height) == true {
+                where BitmapFont.blockCoverage(scalar, x: pixel, y: glyphRow(pixelRow), width: width, height: height)
+                    == true
+                {
                     raster.fill(x: x + pixel, y: y + pixelRow, width: 1, height: 1, color: color)
                 }
             }

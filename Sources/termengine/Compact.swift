@@ -32,7 +32,8 @@ enum CompactCommand {
             report += differences.isEmpty ? " verified" : "\n" + differences.joined(separator: "\n")
             if !differences.isEmpty {
                 FileHandle.standardError.write(Data((report + "\n").utf8))
-                throw Arguments.Failure(description: "the compacted stream differs (\(differences.count) differences shown)")
+                throw Arguments.Failure(
+                    description: "the compacted stream differs (\(differences.count) differences shown)")
             }
         }
         FileHandle.standardError.write(Data((report + "\n").utf8))

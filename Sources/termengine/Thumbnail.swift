@@ -34,7 +34,8 @@ enum ThumbnailCommand {
             terminal.feed(preview.cleanData)
         } else {
             terminal = Terminal(
-                columns: try size(columnValues, "--cols") ?? 80, rows: try size(rowValues, "--rows") ?? 24, scrollback: 0)
+                columns: try size(columnValues, "--cols") ?? 80, rows: try size(rowValues, "--rows") ?? 24,
+                scrollback: 0)
             terminal.feed(bytes)
         }
         let png = ThumbnailRenderer.png(terminal.snapshot(), size: minimap ? .minimap : .full)

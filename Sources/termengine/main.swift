@@ -8,6 +8,7 @@ let usage = """
       \(ReplayCommand.usage)
       \(CompactCommand.usage)
       \(ThumbnailCommand.usage)
+      \(RespondCommand.usage)
     """
 
 func runCommandLine() -> Int32 {
@@ -19,6 +20,7 @@ func runCommandLine() -> Int32 {
         case "replay": try ReplayCommand.run(&arguments)
         case "compact": try CompactCommand.run(&arguments)
         case "thumbnail": try ThumbnailCommand.run(&arguments)
+        case "respond": try RespondCommand.run(&arguments)
         case "help", "--help", "-h":
             print(usage)
         default:

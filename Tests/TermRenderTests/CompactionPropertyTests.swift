@@ -22,7 +22,9 @@ struct CompactionPropertyTests {
             let original = Terminal(columns: columns, rows: rows, scrollback: 30)
             original.feed(input)
             let (differences, _) = compactionDifferences(original, limit: 3)
-            if !differences.isEmpty { failures.append("seed \(seed) (\(columns)x\(rows)): " + differences.joined(separator: "; ")) }
+            if !differences.isEmpty {
+                failures.append("seed \(seed) (\(columns)x\(rows)): " + differences.joined(separator: "; "))
+            }
         }
         #expect(failures.count <= 5, "\(failures.count) failing seeds:\n\(failures.prefix(12).joined(separator: "\n"))")
     }

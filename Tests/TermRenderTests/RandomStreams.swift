@@ -28,10 +28,13 @@ enum RandomStream {
             case 1: parameters.append(String(Int.random(in: 30...37, using: &rng)))
             case 2: parameters.append(String(Int.random(in: 40...47, using: &rng)))
             case 3: parameters.append("38;5;\(Int.random(in: 0...255, using: &rng))")
-            case 4: parameters.append("48;2;\(Int.random(in: 0...255, using: &rng));7;\(Int.random(in: 0...255, using: &rng))")
+            case 4:
+                parameters.append(
+                    "48;2;\(Int.random(in: 0...255, using: &rng));7;\(Int.random(in: 0...255, using: &rng))")
             case 5: parameters.append("4:\(Int.random(in: 0...5, using: &rng))")
             case 6: parameters.append("58;5;\(Int.random(in: 0...255, using: &rng))")
-            case 7: parameters.append(["22", "23", "24", "27", "39", "49", "53", "55", "59"].randomElement(using: &rng)!)
+            case 7:
+                parameters.append(["22", "23", "24", "27", "39", "49", "53", "55", "59"].randomElement(using: &rng)!)
             case 8: parameters.append(String(Int.random(in: 90...97, using: &rng)))
             default: parameters.append("0")
             }
@@ -82,7 +85,10 @@ enum RandomStream {
             case 23: out += "\u{1B}[\(number(1...3))M"
             case 24: out += "\u{1B}7"
             case 25: out += "\u{1B}8"
-            case 26: out += ["\u{1B}[?47h", "\u{1B}[?47l", "\u{1B}[?1049h", "\u{1B}[?1049l", "\u{1B}[?1047h", "\u{1B}[?1047l"].randomElement(using: &rng)!
+            case 26:
+                out += [
+                    "\u{1B}[?47h", "\u{1B}[?47l", "\u{1B}[?1049h", "\u{1B}[?1049l", "\u{1B}[?1047h", "\u{1B}[?1047l",
+                ].randomElement(using: &rng)!
             case 27:
                 let top = number(1...rows)
                 out += "\u{1B}[\(top);\(number(top...rows))r"
@@ -90,13 +96,27 @@ enum RandomStream {
             case 29: out += "\u{1B}[?69l"
             case 30: out += ["\u{1B}[?6h", "\u{1B}[?6l"].randomElement(using: &rng)!
             case 31: out += ["\u{1B}H", "\u{1B}[0g", "\u{1B}[3g", "\t"].randomElement(using: &rng)!
-            case 32: out += ["\u{1B}(0", "\u{1B}(B", "\u{1B})0", "\u{1B}*A", "\u{0E}", "\u{0F}", "\u{1B}n", "\u{1B}N"].randomElement(using: &rng)!
+            case 32:
+                out += ["\u{1B}(0", "\u{1B}(B", "\u{1B})0", "\u{1B}*A", "\u{0E}", "\u{0F}", "\u{1B}n", "\u{1B}N"]
+                    .randomElement(using: &rng)!
             case 33: out += ["\u{1B}[1\"q", "\u{1B}[0\"q", "\u{1B}[?1J", "\u{1B}[?2K"].randomElement(using: &rng)!
             case 34: out += ["\u{1B}#6", "\u{1B}#3", "\u{1B}#4", "\u{1B}#5"].randomElement(using: &rng)!
             case 35: out += "\u{1B}]133;\(["A", "B", "C", "D;\(number(0...2))", "D"].randomElement(using: &rng)!)\u{07}"
-            case 36: out += ["\u{1B}[>\(number(0...31))u", "\u{1B}[<\(number(1...2))u", "\u{1B}[=\(number(0...31));\(number(1...3))u"].randomElement(using: &rng)!
-            case 37: out += ["\u{1B}[22;\(number(0...2))t", "\u{1B}[23;\(number(0...2))t", "\u{1B}]2;title \(number(0...9))\u{07}", "\u{1B}]1;icon\u{07}", "\u{1B}]0;both\u{07}"].randomElement(using: &rng)!
-            case 38: out += ["\u{1B}]4;\(number(0...255));#\(number(100...999))\u{07}", "\u{1B}]10;#123456\u{07}", "\u{1B}]11;rgb:10/20/30\u{07}", "\u{1B}]104\u{07}"].randomElement(using: &rng)!
+            case 36:
+                out += [
+                    "\u{1B}[>\(number(0...31))u", "\u{1B}[<\(number(1...2))u",
+                    "\u{1B}[=\(number(0...31));\(number(1...3))u",
+                ].randomElement(using: &rng)!
+            case 37:
+                out += [
+                    "\u{1B}[22;\(number(0...2))t", "\u{1B}[23;\(number(0...2))t",
+                    "\u{1B}]2;title \(number(0...9))\u{07}", "\u{1B}]1;icon\u{07}", "\u{1B}]0;both\u{07}",
+                ].randomElement(using: &rng)!
+            case 38:
+                out += [
+                    "\u{1B}]4;\(number(0...255));#\(number(100...999))\u{07}", "\u{1B}]10;#123456\u{07}",
+                    "\u{1B}]11;rgb:10/20/30\u{07}", "\u{1B}]104\u{07}",
+                ].randomElement(using: &rng)!
             case 39: out += "\u{1B}M"
             case 40: out += "\u{1B}D"
             case 41: out += "\u{1B}[\(number(1...3))S"
@@ -107,13 +127,20 @@ enum RandomStream {
             case 46: out += "\u{1B}]8;;\u{07}"
             case 47: out += "\u{1B}[\(number(1...columns))G"
             case 48: out += "\u{08}"
-            case 49: out += ["\u{1B}[?25l", "\u{1B}[?1000h", "\u{1B}[?1006h", "\u{1B}[?2004h", "\u{1B}[?1h", "\u{1B}=", "\u{1B}[4 q", "\u{1B}[?12l", "\u{1B}[?5h", "\u{1B}[?45h"].randomElement(using: &rng)!
+            case 49:
+                out += [
+                    "\u{1B}[?25l", "\u{1B}[?1000h", "\u{1B}[?1006h", "\u{1B}[?2004h", "\u{1B}[?1h", "\u{1B}=",
+                    "\u{1B}[4 q", "\u{1B}[?12l", "\u{1B}[?5h", "\u{1B}[?45h",
+                ].randomElement(using: &rng)!
             case 50: out += "\u{1B}[?20h".replacingOccurrences(of: "?", with: "")
             case 51: out += "\u{1B}[20l"
             case 52: out += "\u{1B}]7;file://host/tmp/\(number(0...9))\u{07}"
             case 53: out += "\u{1B}[\(number(1...3))A\u{1B}[\(number(1...9))C"
-            case 54: out += "\u{1B}[\(number(1...rows));\(number(1...columns));\(number(1...rows));\(number(1...columns))$z"
-            case 55: out += "\u{1B}[\(["35", "42", "120"].randomElement(using: &rng)!);\(number(1...rows));\(number(1...columns));\(number(1...rows));\(number(1...columns))$x"
+            case 54:
+                out += "\u{1B}[\(number(1...rows));\(number(1...columns));\(number(1...rows));\(number(1...columns))$z"
+            case 55:
+                out +=
+                    "\u{1B}[\(["35", "42", "120"].randomElement(using: &rng)!);\(number(1...rows));\(number(1...columns));\(number(1...rows));\(number(1...columns))$x"
             case 56: out += "\u{1B}[!p"
             case 57: out += "\u{1B}[s\u{1B}[u"
             case 58: out += "\u{1B}#8"

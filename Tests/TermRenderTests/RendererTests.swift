@@ -30,7 +30,8 @@ struct RendererTests {
     }
 
     @Test func htmlLinksOnlySafeSchemes() {
-        let t = terminal(20, 2, "\(ESC)]8;;https://e.com/?a=\"x\"\u{07}ok\(ESC)]8;;\u{07}\r\n\(ESC)]8;;javascript:alert(1)\u{07}no")
+        let t = terminal(
+            20, 2, "\(ESC)]8;;https://e.com/?a=\"x\"\u{07}ok\(ESC)]8;;\u{07}\r\n\(ESC)]8;;javascript:alert(1)\u{07}no")
         let html = HTMLRenderer.render(t.snapshot())
         #expect(html.contains("<a href=\"https://e.com/?a=&quot;x&quot;\">ok</a>"))
         #expect(!html.contains("javascript"))
@@ -62,8 +63,12 @@ struct ANSIRendererTests {
             where !sameLine(snapshot.scrollbackLine(index), other.scrollbackLine(index)) {
                 differences.append("scrollback line \(index)")
             }
-            for row in 0..<rows where !sameLine(snapshot.line(row), other.line(row)) { differences.append("row \(row)") }
-            if !differences.isEmpty { failures.append("seed \(seed): " + differences.prefix(3).joined(separator: ", ")) }
+            for row in 0..<rows where !sameLine(snapshot.line(row), other.line(row)) {
+                differences.append("row \(row)")
+            }
+            if !differences.isEmpty {
+                failures.append("seed \(seed): " + differences.prefix(3).joined(separator: ", "))
+            }
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }

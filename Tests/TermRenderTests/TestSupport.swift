@@ -23,7 +23,8 @@ func compactionDifferences(_ original: Terminal, limit: Int = 10) -> (difference
 
 /// A generated corpus from Corpus/generate.py, or nil when python3 is missing.
 func generatedCorpus(kind: String, size: Int, seed: Int = 1, columns: Int = 80, rows: Int = 24) -> [UInt8]? {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(kind)-\(size)-\(seed)-\(columns)x\(rows).bin")
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "render-\(kind)-\(size)-\(seed)-\(columns)x\(rows).bin")
     if let data = FileManager.default.contents(atPath: output.path), data.count > 0 { return [UInt8](data) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -34,7 +35,9 @@ func generatedCorpus(kind: String, size: Int, seed: Int = 1, columns: Int = 80, 
     process.standardError = FileHandle.nullDevice
     guard (try? process.run()) != nil else { return nil }
     process.waitUntilExit()
-    guard process.terminationStatus == 0, let data = FileManager.default.contents(atPath: output.path) else { return nil }
+    guard process.terminationStatus == 0, let data = FileManager.default.contents(atPath: output.path) else {
+        return nil
+    }
     return [UInt8](data)
 }
 

@@ -106,7 +106,8 @@ struct ThumbnailTests {
     }
 
     @Test func dimHalvesTheWayToTheBackground() {
-        let (foreground, _) = ThumbnailRenderer.colors(of: Style(foreground: .rgb(200, 100, 0), flags: .dim), palette: palette)
+        let (foreground, _) = ThumbnailRenderer.colors(
+            of: Style(foreground: .rgb(200, 100, 0), flags: .dim), palette: palette)
         #expect(foreground == RGB(100, 50, 0))
     }
 
@@ -121,7 +122,10 @@ struct ThumbnailTests {
         let t = terminal(80, 24, "\(CSI)?25l\(CSI)44mX")
         let png = ThumbnailRenderer.png(t.snapshot(), size: .minimap)
         let decoded = try #require(try decodeWithPython(png, pixels: [(0, 0), (0, 1), (2, 1)]))
-        #expect(decoded == ["160 96", hex(palette.colors[4]), hex(palette.defaultForeground), hex(palette.defaultBackground)])
+        #expect(
+            decoded == [
+                "160 96", hex(palette.colors[4]), hex(palette.defaultForeground), hex(palette.defaultBackground),
+            ])
     }
 
     @Test func previewCutInsideASequenceIsCleaned() throws {
