@@ -16,8 +16,11 @@ extension TerminalState {
         while index < count {
             if cursor.pendingWrap { wrapToNextLine() }
             let row = active.row(cursor.row)
-            let start = cursor.col
             let edge = rightEdge
+            // A cursor restored onto a row made double width since can lie
+            // past the row's last usable column.
+            if cursor.col > edge { cursor.col = edge }
+            let start = cursor.col
             let run = min(count - index, edge + 1 - start)
             clearWideOverlap(row, from: start, count: run)
             Self.storeASCII(base + index, count: run, into: row + start, styleID: style, linkID: link)
@@ -87,6 +90,7 @@ extension TerminalState {
     /// Places one character (a scalar or a cluster content word) at the cursor.
     mutating func printCharacter(_ content: UInt32, width: Int) {
         if cursor.pendingWrap { wrapToNextLine() }
+        if cursor.col > rightEdge { cursor.col = rightEdge }
         if width == 2 {
             guard columns >= 2 else { return }  // a wide character cannot be shown in one column
             if cursor.col == rightEdge {
