@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "termengine", targets: ["termengine"]),
         .library(name: "TermRender", targets: ["TermRender"]),
         .executable(name: "render-bench", targets: ["RenderBench"]),
+        .executable(name: "resize-bench", targets: ["ResizeBench"]),
     ],
     targets: [
         .target(name: "VTParser"),
@@ -25,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "TermRender", dependencies: ["TermCore", "CZlib"]),
         .executableTarget(name: "RenderBench", dependencies: ["TermCore", "TermRender"], path: "Benchmarks/RenderBench"),
+        .executableTarget(name: "ResizeBench", dependencies: ["TermCore"], path: "Benchmarks/ResizeBench"),
         .testTarget(name: "TermRenderTests", dependencies: ["TermRender", "TermCore"]),
         .testTarget(name: "VTParserTests", dependencies: ["VTParser"]),
         .testTarget(name: "TermCoreTests", dependencies: ["TermCore", "VTParser"]),
