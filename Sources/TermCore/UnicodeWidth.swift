@@ -9,8 +9,19 @@ import CUTF8Proc
 /// (generated, committed, checked against utf8proc for every code point by a
 /// test) and unpacked once into a two-stage table: a lookup is two loads and
 /// never a call into C.
-enum UnicodeWidth {
-    private static let table: (stage1: [UInt8], stage2: [UInt8]) = {
+struct UnicodeWidth {
+    /// The unpacked table, shared; a terminal keeps a copy of the reference
+    /// (`TerminalState.widths`) so lookups skip the lazy global's check.
+    static let shared = UnicodeWidth()
+
+    let stage1: [UInt8]
+    let stage2: [UInt8]
+
+    private init() {
+        (stage1, stage2) = Self.unpack()
+    }
+
+    private static func unpack() -> (stage1: [UInt8], stage2: [UInt8]) {
         func hexValue(_ digit: UInt8) -> UInt8 { digit <= 0x39 ? digit - 0x30 : digit - 0x61 + 10 }
         var stage1: [UInt8] = []
         UnicodeWidthTable.stage1Hex.withUTF8Buffer { hex in
@@ -24,15 +35,18 @@ enum UnicodeWidth {
             stage2 = digits.map { $0 - 0x30 }
         }
         return (stage1, stage2)
-    }()
+    }
 
     /// 0, 1 or 2 columns for a printable scalar.
     @inline(__always)
-    static func width(of scalar: UInt32) -> Int {
+    func width(of scalar: UInt32) -> Int {
         guard scalar < 0x110000 else { return 1 }
-        let block = Int(table.stage1[Int(scalar >> 8)])
-        return Int(table.stage2[block << 8 | Int(scalar & 0xFF)])
+        let block = Int(stage1[Int(scalar >> 8)])
+        return Int(stage2[block << 8 | Int(scalar & 0xFF)])
     }
+
+    /// The shared table's answer (for code off the hot path).
+    static func width(of scalar: UInt32) -> Int { shared.width(of: scalar) }
 }
 
 /// Grapheme-cluster boundaries (UAX #29, extended clusters) from utf8proc,

@@ -77,6 +77,7 @@ public struct VTParser: Sendable {
         guard let base = bytes.baseAddress else { return }
         let end = bytes.count
         var index = 0
+        var decoded: UInt32 = 0
         while index < end {
             switch state {
             case .ground where utf8Needed == 0:
@@ -95,8 +96,8 @@ public struct VTParser: Sendable {
                 } else if byte < 0x20 && byte != 0x1B && byte != 0x18 && byte != 0x1A {
                     handler.execute(byte)  // C0 in ground (CR, LF, BS, HT…): no state change
                     index += 1
-                } else if byte >= 0xC2, let (scalar, length) = Self.decodeUTF8(base, index, end) {
-                    handler.print(scalar)  // a whole, valid, printable UTF-8 sequence
+                } else if byte >= 0xC2, case let length = Self.decodeUTF8(base, index, end, &decoded), length > 0 {
+                    handler.print(decoded)  // a whole, valid, printable UTF-8 sequence
                     index += length
                 } else {
                     step(byte, &handler)
@@ -135,37 +136,41 @@ public struct VTParser: Sendable {
     }
 
     /// Decodes one whole UTF-8 sequence at `index` when it is valid, complete
-    /// in this buffer and printable (not a C1 control); otherwise nil, and the
-    /// byte-at-a-time decoder handles it (errors, sequences split across
-    /// calls). Bounds per Unicode §3.9, Table 3-7.
-    @inlinable
-    static func decodeUTF8(_ base: UnsafePointer<UInt8>, _ index: Int, _ end: Int) -> (UInt32, Int)? {
+    /// in this buffer and printable (not a C1 control): returns its length
+    /// and sets `scalar`; returns 0 otherwise, and the byte-at-a-time decoder
+    /// handles it (errors, sequences split across calls). Bounds per Unicode
+    /// §3.9, Table 3-7.
+    @inlinable @inline(__always)
+    static func decodeUTF8(_ base: UnsafePointer<UInt8>, _ index: Int, _ end: Int, _ scalar: inout UInt32) -> Int {
         let lead = base[index]
-        @inline(__always) func continuation(_ offset: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> UInt32? {
-            guard index + offset < end else { return nil }
-            let byte = base[index + offset]
-            return byte >= low && byte <= high ? UInt32(byte & 0x3F) : nil
+        if lead < 0xE0 {
+            guard lead >= 0xC2, index + 1 < end else { return 0 }
+            let b1 = base[index + 1]
+            guard b1 & 0xC0 == 0x80 else { return 0 }
+            let value = UInt32(lead & 0x1F) << 6 | UInt32(b1 & 0x3F)
+            guard value >= 0xA0 else { return 0 }
+            scalar = value
+            return 2
         }
-        switch lead {
-        case 0xC2...0xDF:
-            guard let b1 = continuation(1) else { return nil }
-            let scalar = UInt32(lead & 0x1F) << 6 | b1
-            return scalar >= 0xA0 ? (scalar, 2) : nil
-        case 0xE0...0xEF:
+        if lead < 0xF0 {
+            guard index + 2 < end else { return 0 }
+            let b1 = base[index + 1]
+            let b2 = base[index + 2]
             let low: UInt8 = lead == 0xE0 ? 0xA0 : 0x80
             let high: UInt8 = lead == 0xED ? 0x9F : 0xBF
-            guard let b1 = continuation(1, low, high), let b2 = continuation(2) else { return nil }
-            return (UInt32(lead & 0x0F) << 12 | b1 << 6 | b2, 3)
-        case 0xF0...0xF4:
-            let low: UInt8 = lead == 0xF0 ? 0x90 : 0x80
-            let high: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
-            guard let b1 = continuation(1, low, high), let b2 = continuation(2), let b3 = continuation(3) else {
-                return nil
-            }
-            return (UInt32(lead & 0x07) << 18 | b1 << 12 | b2 << 6 | b3, 4)
-        default:
-            return nil
+            guard b1 >= low && b1 <= high && b2 & 0xC0 == 0x80 else { return 0 }
+            scalar = UInt32(lead & 0x0F) << 12 | UInt32(b1 & 0x3F) << 6 | UInt32(b2 & 0x3F)
+            return 3
         }
+        guard lead <= 0xF4, index + 3 < end else { return 0 }
+        let b1 = base[index + 1]
+        let b2 = base[index + 2]
+        let b3 = base[index + 3]
+        let low: UInt8 = lead == 0xF0 ? 0x90 : 0x80
+        let high: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
+        guard b1 >= low && b1 <= high && b2 & 0xC0 == 0x80 && b3 & 0xC0 == 0x80 else { return 0 }
+        scalar = UInt32(lead & 0x07) << 18 | UInt32(b1 & 0x3F) << 12 | UInt32(b2 & 0x3F) << 6 | UInt32(b3 & 0x3F)
+        return 4
     }
 
     /// Feeds bytes from any contiguous collection (an array, `Data`, a slice).
