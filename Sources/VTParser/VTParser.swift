@@ -362,6 +362,8 @@ public struct VTParser: Sendable {
 
     /// One parameter byte: a digit goes into `accumulator`, a separator
     /// stores it (so the parameter array is written once per parameter).
+    /// `paramIndex` stays below `maxParams`, so the shifts and increments use
+    /// wrapping operators: no overflow checks in the hot loop.
     @inlinable
     mutating func parameter(_ byte: UInt8) {
         hasParams = true
@@ -372,9 +374,9 @@ public struct VTParser: Sendable {
             return
         }
         commitParameter()
-        if paramIndex + 1 < ControlSequence.maxParams {
-            if byte == UInt8(ascii: ":") { sequence.colonAfter |= 1 << UInt32(paramIndex) }
-            paramIndex += 1
+        if paramIndex &+ 1 < ControlSequence.maxParams {
+            if byte == UInt8(ascii: ":") { sequence.colonAfter |= 1 &<< UInt32(truncatingIfNeeded: paramIndex) }
+            paramIndex &+= 1
         } else {
             sequence.storedOverflow = true
         }
@@ -382,11 +384,11 @@ public struct VTParser: Sendable {
 
     /// Stores the parameter being read. Every parameter is written, empty
     /// ones as 0, so the value array never needs clearing between sequences.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func commitParameter() {
         if !sequence.storedOverflow {
-            sequence.setValue(UInt16(clamping: accumulator), at: paramIndex)
-            if accumulatorHasDigits { sequence.present |= 1 << UInt32(paramIndex) }
+            sequence.setValue(UInt16(truncatingIfNeeded: min(accumulator, 0xFFFF)), at: paramIndex)
+            if accumulatorHasDigits { sequence.present |= 1 &<< UInt32(truncatingIfNeeded: paramIndex) }
         }
         accumulator = 0
         accumulatorHasDigits = false
