@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "VTParser", targets: ["VTParser"]),
         .library(name: "TermCore", targets: ["TermCore"]),
         .executable(name: "termengine", targets: ["termengine"]),
+        .library(name: "TermRender", targets: ["TermRender"]),
+        .executable(name: "render-bench", targets: ["RenderBench"]),
+        .executable(name: "resize-bench", targets: ["ResizeBench"]),
     ],
     targets: [
         .target(name: "VTParser"),
@@ -18,7 +21,13 @@ let package = Package(
             providers: [.apt(["libutf8proc-dev"]), .brew(["utf8proc"])]
         ),
         .target(name: "TermCore", dependencies: ["VTParser", "CUTF8Proc"]),
-        .executableTarget(name: "termengine", dependencies: ["TermCore"]),
+        .executableTarget(name: "termengine", dependencies: ["TermCore", "TermRender"]),
+        // PNG thumbnails deflate through the system zlib (Debian: zlib1g-dev).
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .target(name: "TermRender", dependencies: ["TermCore", "CZlib"]),
+        .executableTarget(name: "RenderBench", dependencies: ["TermCore", "TermRender"], path: "Benchmarks/RenderBench"),
+        .executableTarget(name: "ResizeBench", dependencies: ["TermCore"], path: "Benchmarks/ResizeBench"),
+        .testTarget(name: "TermRenderTests", dependencies: ["TermRender", "TermCore"]),
         // Benchmarks (docs/PERFORMANCE.md): the termbench runner, and the malloc
         // counter it links so that allocations during a feed can be counted.
         .target(name: "CAllocCounter", path: "Benchmarks/CAllocCounter"),

@@ -212,6 +212,18 @@ struct Grid {
         for row in (bottom - count + 1)...bottom { clearRow(row, with: fill) }
     }
 
+    /// The common case of `scrollUp`: the whole screen up one line into the
+    /// scrollback (a line feed at the bottom with no margins set).
+    @inline(__always)
+    mutating func scrollWholeScreenUpOneLine(fill: Cell) {
+        if historyCount < scrollbackLimit {
+            historyCount += 1
+        } else {
+            zero = zero + 1 == storage.slotCount ? 0 : zero + 1
+        }
+        clearRow(rows - 1, with: fill)
+    }
+
     /// Scrolls rows `top...bottom` down by `count`; blank rows enter at the top.
     /// Nothing comes back from the scrollback.
     mutating func scrollDown(top: Int, bottom: Int, count: Int, fill: Cell) {

@@ -206,7 +206,15 @@ public final class Terminal {
             cachedTablesEpoch = state.tablesEpoch
         }
         let isAlternate = state.isAlternateScreen
-        var cache = isAlternate ? alternateRowCache : primaryRowCache
+        // Take the cache out (no copy-on-write copy), put it back below.
+        var cache: [(row: SnapshotRow, generation: UInt32)?]
+        if isAlternate {
+            cache = alternateRowCache
+            alternateRowCache = []
+        } else {
+            cache = primaryRowCache
+            primaryRowCache = []
+        }
         if cache.count != state.active.storage.slotCount {
             cache = [(row: SnapshotRow, generation: UInt32)?](repeating: nil, count: state.active.storage.slotCount)
         }

@@ -78,8 +78,11 @@ extension TerminalState {
     mutating func lineFeed() {
         cursor.pendingWrap = false
         if cursor.row == scrollBottom {
-            // Outside the left/right margins nothing scrolls (xterm).
-            if cursorInHorizontalMargins { scrollUp(1) }
+            if scrollTop == 0 && scrollBottom == rows - 1 && !modes.leftRightMargins && !isAlternateScreen {
+                active.scrollWholeScreenUpOneLine(fill: eraseCell)  // the hot case: plain output scrolling
+            } else if cursorInHorizontalMargins {
+                scrollUp(1)  // outside the left/right margins nothing scrolls (xterm)
+            }
         } else if cursor.row < rows - 1 {
             cursor.row += 1
         }

@@ -16,12 +16,22 @@ extension TerminalState {
         while index < count {
             if cursor.pendingWrap { wrapToNextLine() }
             let row = active.row(cursor.row)
+            let edge = rightEdge
+            // A cursor restored onto a row made double width since can lie
+            // past the row's last usable column.
+            if cursor.col > edge { cursor.col = edge }
             let start = cursor.col
-            let run = min(count - index, rightEdge + 1 - start)
+            let run = min(count - index, edge + 1 - start)
             clearWideOverlap(row, from: start, count: run)
             Self.storeASCII(base + index, count: run, into: row + start, styleID: style, linkID: link)
             index += run
-            advanceCursor(by: run)
+            // advanceCursor(by:), with the edge already known.
+            if start + run > edge {
+                cursor.col = edge
+                cursor.pendingWrap = modes.autowrap
+            } else {
+                cursor.col = start + run
+            }
         }
         lastGraphic = (UInt32(base[count - 1]), 1)
         lastScalar = UInt32(base[count - 1])
@@ -69,7 +79,7 @@ extension TerminalState {
                 return
             }
         }
-        let width = UnicodeWidth.width(of: scalar)
+        let width = widths.width(of: scalar)
         if width == 0 {
             attachToPreviousCell(scalar)
         } else {
@@ -80,17 +90,20 @@ extension TerminalState {
     /// Places one character (a scalar or a cluster content word) at the cursor.
     mutating func printCharacter(_ content: UInt32, width: Int) {
         if cursor.pendingWrap { wrapToNextLine() }
+        var edge = rightEdge
+        if cursor.col > edge { cursor.col = edge }
         if width == 2 {
             guard columns >= 2 else { return }  // a wide character cannot be shown in one column
-            if cursor.col == rightEdge {
+            if cursor.col == edge {
                 if modes.autowrap {
                     // It does not fit: leave a spacer and wrap (xterm, Ghostty).
                     let row = active.row(cursor.row)
                     clearWideOverlap(row, from: cursor.col, count: 1)
                     row[cursor.col] = Cell(scalar: 0, width: .wrapSpacer, styleID: eraseID)
                     wrapToNextLine()
+                    edge = rightEdge
                 } else {
-                    cursor.col = rightEdge - 1
+                    cursor.col = edge - 1
                 }
             }
         }
@@ -99,7 +112,7 @@ extension TerminalState {
         let col = cursor.col
         clearWideOverlap(row, from: col, count: width)
         var cell = Cell(content: content, styleID: penID, linkID: penLink)
-        cell.content |= UInt32(width == 2 ? Cell.Width.wide.rawValue : 0) << Cell.widthShift
+        if width == 2 { cell.content |= UInt32(Cell.Width.wide.rawValue) << Cell.widthShift }
         if protectedPen { cell.content |= Cell.protectedFlag }
         row[col] = cell
         if width == 2 {
@@ -109,7 +122,13 @@ extension TerminalState {
             row[col + 1] = tail
         }
         lastGraphic = (content, width)
-        advanceCursor(by: width)
+        // advanceCursor(by:), with the edge already known.
+        if col + width > edge {
+            cursor.col = edge
+            cursor.pendingWrap = modes.autowrap
+        } else {
+            cursor.col = col + width
+        }
     }
 
     /// Moves the cursor right after printing; at the right edge it stays in
@@ -172,17 +191,25 @@ extension TerminalState {
             counters.droppedCombiningMarks += 1  // nothing to combine with
             return
         }
-        var scalars = row[col].isCluster ? clusters[row[col].value] : [row[col].value]
-        guard scalars.count < ClusterTable.maxScalars else {
-            counters.droppedCombiningMarks += 1
-            return
+        let contentWord = row[col].content & (Cell.valueMask | Cell.clusterFlag)
+        let cacheKey = UInt64(contentWord) << 32 | UInt64(scalar)
+        if let id = clusterExtensions[cacheKey] {
+            row[col].setCluster(id)
+        } else {
+            var scalars = row[col].isCluster ? clusters[row[col].value] : [row[col].value]
+            guard scalars.count < ClusterTable.maxScalars else {
+                counters.droppedCombiningMarks += 1
+                return
+            }
+            scalars.append(scalar)
+            guard let id = clusterID(for: scalars) else {
+                counters.droppedCombiningMarks += 1
+                return
+            }
+            if clusterExtensions.count >= Self.maxClusterCacheEntries { clusterExtensions.removeAll(keepingCapacity: true) }
+            clusterExtensions[cacheKey] = id
+            row[col].setCluster(id)
         }
-        scalars.append(scalar)
-        guard let id = clusterID(for: scalars) else {
-            counters.droppedCombiningMarks += 1
-            return
-        }
-        row[col].setCluster(id)
         lastGraphic = (row[col].content & (Cell.valueMask | Cell.clusterFlag), row[col].width == .wide ? 2 : 1)
     }
 

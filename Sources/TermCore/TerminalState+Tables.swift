@@ -50,6 +50,7 @@ extension TerminalState {
             used[Int(content & Cell.valueMask)] = true
         }
         let remap = clusters.compact(keeping: used)
+        clusterExtensions.removeAll()
         for grid in [active, inactive] {
             grid.forEachRow { row in
                 for col in 0..<columns where row[col].isCluster { row[col].setCluster(remap[Int(row[col].value)]) }

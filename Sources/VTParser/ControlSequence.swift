@@ -125,8 +125,9 @@ public struct ControlSequence: Sendable {
         index < count && colonAfter & (1 << UInt32(index)) != 0
     }
 
+    /// Clears everything but the values, which the parser overwrites for
+    /// every parameter it counts (`VTParser.commitParameter`).
     @usableFromInline mutating func reset() {
-        values = (0, 0, 0, 0, 0, 0, 0, 0)
         colonAfter = 0
         present = 0
         storedCount = 0

@@ -77,6 +77,7 @@ public struct VTParser: Sendable {
         guard let base = bytes.baseAddress else { return }
         let end = bytes.count
         var index = 0
+        var decoded: UInt32 = 0
         while index < end {
             switch state {
             case .ground where utf8Needed == 0:
@@ -88,12 +89,20 @@ public struct VTParser: Sendable {
                     continue
                 }
                 let byte = base[index]
-                if byte < 0x20 && byte != 0x1B && byte != 0x18 && byte != 0x1A {
+                if byte == 0x1B && index + 1 < end && base[index + 1] == UInt8(ascii: "[") {
+                    enterEscape()  // ESC [ : straight to CSI entry
+                    state = .csiEntry
+                    index += 2
+                } else if byte < 0x20 && byte != 0x1B && byte != 0x18 && byte != 0x1A {
                     handler.execute(byte)  // C0 in ground (CR, LF, BS, HT…): no state change
+                    index += 1
+                } else if byte >= 0xC2, case let length = Self.decodeUTF8(base, index, end, &decoded), length > 0 {
+                    handler.print(decoded)  // a whole, valid, printable UTF-8 sequence
+                    index += length
                 } else {
                     step(byte, &handler)
+                    index += 1
                 }
-                index += 1
             case .csiEntry, .csiParam:
                 index = consumeCSI(base, index, end, &handler)
             case .oscString:
@@ -124,6 +133,44 @@ public struct VTParser: Sendable {
         }
         while index < end, base[index] &- 0x20 < 0x5F { index += 1 }
         return index
+    }
+
+    /// Decodes one whole UTF-8 sequence at `index` when it is valid, complete
+    /// in this buffer and printable (not a C1 control): returns its length
+    /// and sets `scalar`; returns 0 otherwise, and the byte-at-a-time decoder
+    /// handles it (errors, sequences split across calls). Bounds per Unicode
+    /// §3.9, Table 3-7.
+    @inlinable @inline(__always)
+    static func decodeUTF8(_ base: UnsafePointer<UInt8>, _ index: Int, _ end: Int, _ scalar: inout UInt32) -> Int {
+        let lead = base[index]
+        if lead < 0xE0 {
+            guard lead >= 0xC2, index + 1 < end else { return 0 }
+            let b1 = base[index + 1]
+            guard b1 & 0xC0 == 0x80 else { return 0 }
+            let value = UInt32(lead & 0x1F) << 6 | UInt32(b1 & 0x3F)
+            guard value >= 0xA0 else { return 0 }
+            scalar = value
+            return 2
+        }
+        if lead < 0xF0 {
+            guard index + 2 < end else { return 0 }
+            let b1 = base[index + 1]
+            let b2 = base[index + 2]
+            let low: UInt8 = lead == 0xE0 ? 0xA0 : 0x80
+            let high: UInt8 = lead == 0xED ? 0x9F : 0xBF
+            guard b1 >= low && b1 <= high && b2 & 0xC0 == 0x80 else { return 0 }
+            scalar = UInt32(lead & 0x0F) << 12 | UInt32(b1 & 0x3F) << 6 | UInt32(b2 & 0x3F)
+            return 3
+        }
+        guard lead <= 0xF4, index + 3 < end else { return 0 }
+        let b1 = base[index + 1]
+        let b2 = base[index + 2]
+        let b3 = base[index + 3]
+        let low: UInt8 = lead == 0xF0 ? 0x90 : 0x80
+        let high: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
+        guard b1 >= low && b1 <= high && b2 & 0xC0 == 0x80 && b3 & 0xC0 == 0x80 else { return 0 }
+        scalar = UInt32(lead & 0x07) << 18 | UInt32(b1 & 0x3F) << 12 | UInt32(b2 & 0x3F) << 6 | UInt32(b3 & 0x3F)
+        return 4
     }
 
     /// Feeds bytes from any contiguous collection (an array, `Data`, a slice).
@@ -315,6 +362,8 @@ public struct VTParser: Sendable {
 
     /// One parameter byte: a digit goes into `accumulator`, a separator
     /// stores it (so the parameter array is written once per parameter).
+    /// `paramIndex` stays below `maxParams`, so the shifts and increments use
+    /// wrapping operators: no overflow checks in the hot loop.
     @inlinable
     mutating func parameter(_ byte: UInt8) {
         hasParams = true
@@ -325,19 +374,21 @@ public struct VTParser: Sendable {
             return
         }
         commitParameter()
-        if paramIndex + 1 < ControlSequence.maxParams {
-            if byte == UInt8(ascii: ":") { sequence.colonAfter |= 1 << UInt32(paramIndex) }
-            paramIndex += 1
+        if paramIndex &+ 1 < ControlSequence.maxParams {
+            if byte == UInt8(ascii: ":") { sequence.colonAfter |= 1 &<< UInt32(truncatingIfNeeded: paramIndex) }
+            paramIndex &+= 1
         } else {
             sequence.storedOverflow = true
         }
     }
 
-    @inlinable
+    /// Stores the parameter being read. Every parameter is written, empty
+    /// ones as 0, so the value array never needs clearing between sequences.
+    @inlinable @inline(__always)
     mutating func commitParameter() {
-        if accumulatorHasDigits && !sequence.storedOverflow {
-            sequence.setValue(UInt16(clamping: accumulator), at: paramIndex)
-            sequence.present |= 1 << UInt32(paramIndex)
+        if !sequence.storedOverflow {
+            sequence.setValue(UInt16(truncatingIfNeeded: min(accumulator, 0xFFFF)), at: paramIndex)
+            if accumulatorHasDigits { sequence.present |= 1 &<< UInt32(truncatingIfNeeded: paramIndex) }
         }
         accumulator = 0
         accumulatorHasDigits = false

@@ -6,6 +6,8 @@ let usage = """
     usage:
       \(DumpCommand.usage)
       \(ReplayCommand.usage)
+      \(CompactCommand.usage)
+      \(ThumbnailCommand.usage)
       \(RespondCommand.usage)
     """
 
@@ -16,6 +18,8 @@ func runCommandLine() -> Int32 {
         switch command {
         case "dump": try DumpCommand.run(&arguments)
         case "replay": try ReplayCommand.run(&arguments)
+        case "compact": try CompactCommand.run(&arguments)
+        case "thumbnail": try ThumbnailCommand.run(&arguments)
         case "respond": try RespondCommand.run(&arguments)
         case "help", "--help", "-h":
             print(usage)
