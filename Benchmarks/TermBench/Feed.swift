@@ -83,6 +83,7 @@ enum FeedCommand {
             "bytes=\(bytes.count)",
             "seconds=\(String(format: "%.6f", median(results.map(\.seconds))))",
             "mibps=\(String(format: "%.1f", median(results.map { mebibytes / $0.seconds })))",
+            "mibps_best=\(String(format: "%.1f", results.map { mebibytes / $0.seconds }.max() ?? 0))",
             "runs=\(runs)",
             "heap_bytes=\(last.heapBytes)",
             "allocs=\(allocations)",

@@ -249,6 +249,7 @@ struct Report {
                     entry["error"] = error
                 } else {
                     entry["mibps"] = m.mibps
+                    entry["mibps_best"] = m.bestMibps
                     entry["seconds_median"] = m.seconds
                     entry["heap_bytes"] = m.heapBytes
                     entry["bytes_per_cell"] = bytesPerCell(m, result.size)

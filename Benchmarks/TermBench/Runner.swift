@@ -44,6 +44,8 @@ struct Measurement {
     var engine: String
     var error: String?
     var mibps = 0.0
+    /// The fastest run's rate (least disturbed by other load).
+    var bestMibps = 0.0
     var seconds = 0.0
     var heapBytes = 0
     /// Allocations in the second half of the feed; -1 when not counted.
@@ -266,6 +268,7 @@ struct Runner {
                 return measurement
             }
             measurement.mibps = Double(fields["mibps"] ?? "") ?? 0
+            measurement.bestMibps = Double(fields["mibps_best"] ?? "") ?? measurement.mibps
             measurement.seconds = Double(fields["seconds"] ?? "") ?? 0
             measurement.heapBytes = Int(fields["heap_bytes"] ?? "") ?? 0
             measurement.allocations = Int(fields["allocs"] ?? "") ?? -1
