@@ -10,6 +10,8 @@ struct Report {
     let runner: Runner
     let engines: [EngineSpec]
     let results: [FileResult]
+    /// Peak RSS of each engine's process on an empty input (KiB).
+    let baselines: [String: Int]
 
     var subject: String { "termengine" }
     /// The reference engines that took part.
@@ -158,7 +160,10 @@ struct Report {
 
             text += paragraph + "\nmemory and allocations at \(size): heap bytes per cell (heap after the feed ÷ cells incl. "
             text += "scrollback), peak RSS of the process (MiB, includes the input file held in memory), heap allocations "
-            text += "in the second half of the feed\n"
+            text += "in the second half of the feed. Process baseline (peak RSS on an empty input): "
+            text += ([subject] + referenceNames).map { name in
+                "\(name) " + (baselines[name].map { format(Double($0) / 1024, 1) } ?? "?") + " MiB"
+            }.joined(separator: ", ") + "\n"
             let engineNames = [subject] + referenceNames
             var memory = [["corpus"] + engineNames.map { "\($0) B/cell" } + engineNames.map { "\($0) RSS" }
                 + engineNames.map { "\($0) allocs" }]
@@ -294,7 +299,11 @@ struct Report {
                 "scrollback": runner.scrollback, "sizes": runner.sizes.map(\.description), "quick": runner.quick,
                 "corpus": runner.corpusDirectory,
             ] as [String: Any],
-            "engines": engines.map { ["name": $0.name, "role": $0.role.rawValue, "version": $0.version] },
+            "engines": engines.map { engine -> [String: Any] in
+                var entry: [String: Any] = ["name": engine.name, "role": engine.role.rawValue, "version": engine.version]
+                if let baseline = baselines[engine.name] { entry["process_baseline_rss_kib"] = baseline }
+                return entry
+            },
             "results": files,
             "acceptance": acceptance().map { ["target": $0.target, "met": $0.met, "detail": $0.detail] as [String: Any] },
         ]

@@ -212,7 +212,26 @@ struct Runner {
 
     // MARK: Running
 
-    func run() throws -> [FileResult] {
+    /// Each engine process's peak RSS on an empty input with no scrollback:
+    /// the runtime it carries before any terminal state (the Swift runtime
+    /// and Foundation in termbench, little for the C and Rust harnesses).
+    func baselines(_ engines: [EngineSpec]) -> [String: Int] {
+        let path = NSTemporaryDirectory() + "termbench-empty-\(getpid()).bin"
+        FileManager.default.createFile(atPath: path, contents: Data())
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var result: [String: Int] = [:]
+        for engine in engines where engine.role != .limit {
+            let argv = engine.feed(path, sizes[0]) + ["--runs", "1", "--warmup", "0", "--scrollback", "0"]
+            if let child = try? spawnAndWait(argv, timeout: 60), child.status == 0,
+                let fields = resultFields(child.output), let kib = Int(fields["peak_rss_kib"] ?? "")
+            {
+                result[engine.name] = kib
+            }
+        }
+        return result
+    }
+
+    func run() throws -> (results: [FileResult], baselines: [String: Int]) {
         let engines = engines()
         var missing: [String] = []
         for engine in engines where !FileManager.default.isExecutableFile(atPath: engine.feed("", sizes[0])[0]) {
@@ -220,6 +239,7 @@ struct Runner {
         }
         let usable = engines.filter { !missing.contains($0.name) }
         for name in missing { log("termbench: \(name) is not built; it is left out of this run") }
+        let baselines = baselines(usable)
 
         var results: [FileResult] = []
         for size in sizes {
@@ -249,7 +269,7 @@ struct Runner {
                 results.append(result)
             }
         }
-        return results
+        return (results, baselines)
     }
 
     func measure(_ engine: EngineSpec, file: String, size: TerminalSize) -> Measurement {

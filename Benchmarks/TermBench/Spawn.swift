@@ -30,9 +30,21 @@ let maxResidentMarker = "termbench-maxrss-kib="
 /// memory the child ran on before exec (the parent's, shared by vfork) into
 /// the child's. Started through GNU time, a 1 MiB process, the engine's
 /// figure is its own; time adds about a millisecond to the wall time.
+///
+/// Every engine process also gets `MALLOC_MMAP_THRESHOLD_=131072` (glibc):
+/// allocations of 128 KiB and more are then always fresh mappings, returned
+/// to the system when freed. Without it glibc raises its threshold after the
+/// first large free, serves the next run's preallocated grid or scrollback
+/// from the heap and clears it with memset, so from the third run on the
+/// whole scrollback is resident even for a file that never scrolls, and peak
+/// RSS would describe the harness's repetitions rather than the engine.
 func spawnAndWait(_ argv: [String], timeout: Double) throws -> ChildResult {
-    guard FileManager.default.isExecutableFile(atPath: gnuTime) else { return try spawnDirect(argv, timeout: timeout) }
-    var result = try spawnDirect([gnuTime, "-f", maxResidentMarker + "%M", "--"] + argv, timeout: timeout)
+    let environment = ["MALLOC_MMAP_THRESHOLD_": "131072"]
+    guard FileManager.default.isExecutableFile(atPath: gnuTime) else {
+        return try spawnDirect(argv, timeout: timeout, environment: environment)
+    }
+    var result = try spawnDirect(
+        [gnuTime, "-f", maxResidentMarker + "%M", "--"] + argv, timeout: timeout, environment: environment)
     var lines = result.errors.split(separator: "\n", omittingEmptySubsequences: false)
     if let index = lines.lastIndex(where: { $0.hasPrefix(maxResidentMarker) }) {
         result.maxResidentKiB = Int(lines[index].dropFirst(maxResidentMarker.count)) ?? result.maxResidentKiB
@@ -44,7 +56,8 @@ func spawnAndWait(_ argv: [String], timeout: Double) throws -> ChildResult {
     return result
 }
 
-func spawnDirect(_ argv: [String], timeout: Double) throws -> ChildResult {
+/// Runs `argv` with the runner's environment plus `environment`.
+func spawnDirect(_ argv: [String], timeout: Double, environment: [String: String] = [:]) throws -> ChildResult {
     var outPipe: [Int32] = [0, 0]
     var errPipe: [Int32] = [0, 0]
     guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw Options.Failure("pipe failed: \(errno)") }
@@ -66,11 +79,17 @@ func spawnDirect(_ argv: [String], timeout: Double) throws -> ChildResult {
 
     let cArguments = argv.map { strdup($0) } + [nil]
     defer { for pointer in cArguments { free(pointer) } }
+    var merged = ProcessInfo.processInfo.environment
+    merged.merge(environment) { _, new in new }
+    let cEnvironment = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for pointer in cEnvironment { free(pointer) } }
 
     var pid: pid_t = 0
     let start = ContinuousClock.now
     let spawned = cArguments.withUnsafeBufferPointer { arguments in
-        posix_spawn(&pid, argv[0], &actions, &attributes, arguments.baseAddress!, environ)
+        cEnvironment.withUnsafeBufferPointer { environment in
+            posix_spawn(&pid, argv[0], &actions, &attributes, arguments.baseAddress!, environment.baseAddress!)
+        }
     }
     close(outPipe[1])
     close(errPipe[1])

@@ -27,8 +27,8 @@ func main() -> Int32 {
             let runner = try Runner(&options)
             let engines = runner.engines()
             let started = Date()
-            let results = try runner.run()
-            let report = Report(runner: runner, engines: engines, results: results)
+            let (results, baselines) = try runner.run()
+            let report = Report(runner: runner, engines: engines, results: results, baselines: baselines)
             print(report.table(), terminator: "")
             try FileManager.default.createDirectory(atPath: runner.outputDirectory, withIntermediateDirectories: true)
             let json = try JSONSerialization.data(
