@@ -361,7 +361,9 @@ func gitDescription() -> String {
     guard let head = try? spawnDirect(["/usr/bin/git", "rev-parse", "--short", "HEAD"], timeout: 10),
         head.status == 0
     else { return "unknown" }
-    let dirty = (try? spawnDirect(["/usr/bin/git", "status", "--porcelain", "--untracked-files=no"], timeout: 10))
+    // Results written by earlier runs do not make the engine "dirty".
+    let dirty = (try? spawnDirect(
+        ["/usr/bin/git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!Benchmarks/results"], timeout: 10))
         .map { !$0.output.isEmpty } ?? false
     return head.output.trimmingCharacters(in: .whitespacesAndNewlines) + (dirty ? "+dirty" : "")
 }
