@@ -208,7 +208,9 @@ extension TerminalState {
                 counters.droppedCombiningMarks += 1
                 return
             }
-            if clusterExtensions.count >= Self.maxClusterCacheEntries { clusterExtensions.removeAll(keepingCapacity: true) }
+            if clusterExtensions.count >= Self.maxClusterCacheEntries {
+                clusterExtensions.removeAll(keepingCapacity: true)
+            }
             clusterExtensions[cacheKey] = id
             row[col].setCluster(id)
         }
