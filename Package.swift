@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "VTParser", targets: ["VTParser"]),
         .library(name: "TermCore", targets: ["TermCore"]),
         .executable(name: "termengine", targets: ["termengine"]),
+        .library(name: "TermAttach", targets: ["TermAttach"]),
     ],
     targets: [
         .target(name: "VTParser"),
@@ -18,7 +19,21 @@ let package = Package(
             providers: [.apt(["libutf8proc-dev"]), .brew(["utf8proc"])]
         ),
         .target(name: "TermCore", dependencies: ["VTParser", "CUTF8Proc"]),
-        .executableTarget(name: "termengine", dependencies: ["TermCore"]),
+        .executableTarget(name: "termengine", dependencies: ["TermCore", "TermAttach"]),
+        // TermAttach is the only module that touches the network. On Linux its
+        // TLS goes through the system OpenSSL (Debian: libssl-dev) behind a
+        // small C shim; Apple platforms use the system's own stack instead.
+        .target(
+            name: "CTLSShim",
+            linkerSettings: [.linkedLibrary("ssl", .when(platforms: [.linux])), .linkedLibrary("crypto", .when(platforms: [.linux]))]
+        ),
+        .target(
+            name: "TermAttach",
+            dependencies: ["TermCore", .target(name: "CTLSShim", condition: .when(platforms: [.linux]))]
+        ),
+        .testTarget(name: "TermAttachTests", dependencies: ["TermAttach", "TermCore"]),
+        .executableTarget(
+            name: "attach-bench", dependencies: ["TermAttach", "TermCore"], path: "Benchmarks/AttachBench"),
         .testTarget(name: "VTParserTests", dependencies: ["VTParser"]),
         .testTarget(name: "TermCoreTests", dependencies: ["TermCore", "VTParser"]),
     ],
