@@ -19,6 +19,11 @@ Usage:
     record.py --list          show recipes and the files they produce
     record.py --no-reference  skip the tmux step
 
+How reproducible: ls_color, bash_session, vim, less, zsh and vttest come
+out byte-identical on re-recording (on the same machine). fish varies in
+the order of its asynchronous redraws (its final screen does not), and
+htop/top show live system figures, PIDs and clock times.
+
 Only the Python 3.11 standard library is used. Programs needed: bash, ls,
 vim, less, htop, top, zsh, fish, vttest (apt-get install vim less htop
 zsh fish vttest procps), plus tmux for the reference step.
@@ -57,12 +62,15 @@ HOME = WORKDIR / "home"
 # a clock time, so the listing does not depend on when it was recorded.
 FIXED_MTIME = 1577934245
 
+# Keep the corpus small enough to commit without thinking twice.
 MAX_RECORDING_BYTES = 300 * 1024
+MAX_TOTAL_BYTES = 2 * 1024 * 1024
 
 # Queries we must answer or some programs stall waiting for the terminal.
-# The cursor position reply is deliberately fixed (bottom-left): the
-# programs recorded here only use it for heuristics (vim's ambiguous-width
-# probe ignores a column of 1), never to lay out the screen.
+# The cursor position reply is deliberately fixed (bottom-left) instead of
+# tracked: only vim asks here, for its ambiguous-width and xterm-compat
+# probes, and it acts only on replies for the rows it probed (2 and 3), so
+# row 24 is ignored and the redraws do not depend on our answer.
 # Entries without a reply are only counted, so the log can mention them.
 QUERIES = (
     (re.compile(rb"\x1b\[0?c"), b"\x1b[?62;22c", "DA1"),
@@ -79,6 +87,10 @@ QUERY_TAIL = 8
 class Session:
     """One program on a pseudo-terminal, with everything it printed."""
 
+    # Sessions not yet closed, so a recipe that fails half-way does not
+    # leave its program running.
+    live: set[Session] = set()
+
     def __init__(self, argv: list[str], extra_env: dict[str, str] | None = None):
         self.output = bytearray()
         self.snapshots: dict[str, bytes] = {}
@@ -86,6 +98,8 @@ class Session:
         self.ignored: dict[str, int] = {}
         self._scan_pos = 0
         self.eof = False
+        # How long the program must stay silent after each typed character.
+        self.typing_quiet = 0.05
 
         master, slave = os.openpty()
         # Give the pty the settings a login terminal would have, so the
@@ -113,6 +127,7 @@ class Session:
         # see EOF (EIO) when the program exits.
         os.close(slave)
         self.master = master
+        Session.live.add(self)
 
     # -- reading ---------------------------------------------------------
 
@@ -182,12 +197,12 @@ class Session:
         self._write(keys.encode() if isinstance(keys, str) else keys)
         self.settle(quiet, limit)
 
-    def type(self, text: str, quiet: float = 0.05) -> None:
+    def type(self, text: str) -> None:
         """Type character by character. Line editors (readline, zle, fish)
         skip redraws when typeahead is pending, so feeding a whole line at
         once would produce timing-dependent output."""
         for char in text:
-            self.send(char, quiet=quiet, limit=2.0)
+            self.send(char, quiet=self.typing_quiet, limit=2.0)
 
     def line(self, text: str, quiet: float = 0.4, limit: float = 15.0) -> None:
         """Type a command line and press Return."""
@@ -227,6 +242,7 @@ class Session:
                 pass
         self.proc.wait()
         os.close(self.master)
+        Session.live.discard(self)
 
 
 def program_env(extra: dict[str, str] | None) -> dict[str, str]:
@@ -373,8 +389,9 @@ def make_ls_demo(root: Path) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Recipes. Each returns the bytes of the main recording; snapshots are
-# collected on the session. `produces` lists snapshot names for --list.
+# Recipes. Each returns (session, bytes of the main recording); snapshots
+# are collected on the session. The @recipe arguments name the snapshots,
+# only so that --list can show them.
 
 RECIPES: dict[str, tuple[object, list[str]]] = {}
 
@@ -386,10 +403,11 @@ def recipe(*snapshots: str):
     return register
 
 
-def bash(extra_env: dict[str, str] | None = None) -> Session:
-    env = {"PS1": "$ ", "HISTFILE": str(HOME / ".bash_history")}
-    env.update(extra_env or {})
-    s = Session(["bash", "--norc", "--noprofile", "-i"], env)
+def bash() -> Session:
+    """An interactive bash with a fixed prompt. Full-screen programs are
+    started from it, so that their recordings also show the alternate
+    screen being left and the prompt underneath coming back."""
+    s = Session(["bash", "--norc", "--noprofile", "-i"], {"PS1": "$ "})
     s.settle(quiet=0.5)
     return s
 
@@ -430,6 +448,8 @@ def rec_bash_session() -> tuple[Session, bytes]:
 @recipe("vim_live")
 def rec_vim() -> tuple[Session, bytes]:
     s = bash()
+    # -i NONE -n: no viminfo and no swap file, so no state carries over
+    # from one recording run to the next.
     s.line("vim -u NONE -N -i NONE -n notes.txt", quiet=1.0)
     for key in "jjjjj":
         s.send(key, quiet=0.15)
@@ -537,6 +557,11 @@ def rec_fish() -> tuple[Session, bytes]:
         "fish", "--no-config", "--private",
         "-C", "function fish_prompt; printf 'fish> '; end",
     ])
+    # fish computes highlighting and autosuggestions on background threads
+    # and redraws whenever each finishes, so the order of those redraws
+    # varies between runs (the final screen does not). Typing slowly at
+    # least keeps one keystroke's redraws from mixing with the next one's.
+    s.typing_quiet = 0.2
     s.settle(quiet=0.8)
     s.line("echo 'Hello from fish'")
     s.line("set_color red; echo red; set_color -o blue; echo bold blue; set_color normal")
@@ -599,7 +624,11 @@ def record(name: str) -> list[Path]:
     func, _ = RECIPES[name]
     make_fixtures()
     started = time.monotonic()
-    session, data = func()
+    try:
+        session, data = func()
+    finally:
+        for leftover in list(Session.live):
+            leftover._close()
     paths = [save(snap, snap_data) for snap, snap_data in session.snapshots.items()]
     paths.append(save(name, data))
     notes = []
@@ -637,6 +666,11 @@ def main() -> int:
             written += record(name)
     finally:
         shutil.rmtree(WORKDIR, ignore_errors=True)
+
+    total = sum(p.stat().st_size for p in RECORDINGS.glob("*.bin"))
+    print(f"all recordings: {total} bytes")
+    if total > MAX_TOTAL_BYTES:
+        print(f"warning: recordings exceed {MAX_TOTAL_BYTES} bytes in total", file=sys.stderr)
 
     if not args.no_reference:
         sys.path.insert(0, str(TOOLS))

@@ -25,6 +25,11 @@ final class GridStorage {
     let flags: UnsafeMutablePointer<RowFlags>
     /// Line position → slot. Scrolling a region permutes this, never the cells.
     let ring: UnsafeMutablePointer<Int32>
+    /// Per slot: the grid's change counter when the row was last written, so
+    /// a snapshot can reuse its copy of a row nobody touched.
+    let generations: UnsafeMutablePointer<UInt32>
+    /// Per slot: the OSC 133 shell-integration mark of the row, if any.
+    let marks: UnsafeMutablePointer<SemanticMark?>
 
     init(columns: Int, slotCount: Int) {
         self.columns = columns
@@ -36,12 +41,18 @@ final class GridStorage {
         flags = flagMemory.bindMemory(to: RowFlags.self, capacity: slotCount)
         ring = .allocate(capacity: slotCount)
         for slot in 0..<slotCount { ring[slot] = Int32(slot) }
+        generations = .allocate(capacity: slotCount)
+        generations.initialize(repeating: 0, count: slotCount)
+        marks = .allocate(capacity: slotCount)
+        marks.initialize(repeating: nil, count: slotCount)
     }
 
     deinit {
         free(cells)
         free(flags)
         ring.deallocate()
+        generations.deallocate()
+        marks.deallocate()
     }
 }
 
@@ -63,6 +74,8 @@ struct Grid {
     private(set) var zero = 0
     /// Lines currently in the scrollback.
     private(set) var historyCount = 0
+    /// Counts changes: stamped on every row written (see `GridStorage.generations`).
+    private(set) var generation: UInt32 = 1
 
     init(columns: Int, rows: Int, scrollbackLimit: Int) {
         self.columns = columns
@@ -83,13 +96,42 @@ struct Grid {
         return position >= storage.slotCount ? position - storage.slotCount : position
     }
 
-    /// The cells of screen row `row` (0 = top), `columns` long.
+    /// The cells of screen row `row` (0 = top), `columns` long, for writing:
+    /// the row is stamped as changed.
     @inline(__always)
     func row(_ row: Int) -> UnsafeMutablePointer<Cell> {
-        storage.cells + slot(atPosition: zero + historyCount + row) * columns
+        let slot = slot(atPosition: zero + historyCount + row)
+        storage.generations[slot] = generation
+        return storage.cells + slot * columns
     }
 
-    /// The cells of scrollback line `index` (0 = oldest).
+    /// The cells of screen row `row`, for reading only.
+    @inline(__always)
+    func readRow(_ row: Int) -> UnsafePointer<Cell> {
+        UnsafePointer(storage.cells + slot(atPosition: zero + historyCount + row) * columns)
+    }
+
+    /// The slot behind screen row `row` and its change stamp.
+    func slotAndGeneration(_ row: Int) -> (slot: Int, generation: UInt32) {
+        let slot = slot(atPosition: zero + historyCount + row)
+        return (slot, storage.generations[slot])
+    }
+
+    /// Starts a new change epoch (after a snapshot copied the rows).
+    mutating func advanceGeneration() { generation &+= 1 }
+
+    /// The OSC 133 mark of screen row `row`.
+    func mark(_ row: Int) -> SemanticMark? { storage.marks[slot(atPosition: zero + historyCount + row)] }
+
+    func setMark(_ row: Int, _ mark: SemanticMark?) {
+        storage.marks[slot(atPosition: zero + historyCount + row)] = mark
+    }
+
+    /// The OSC 133 mark of scrollback line `index`.
+    func historyMark(_ index: Int) -> SemanticMark? { storage.marks[slot(atPosition: zero + index)] }
+
+    /// The cells of scrollback line `index` (0 = oldest), for reading and
+    /// table compaction.
     @inline(__always)
     func historyRow(_ index: Int) -> UnsafeMutablePointer<Cell> {
         storage.cells + slot(atPosition: zero + index) * columns
@@ -101,7 +143,9 @@ struct Grid {
 
     @inline(__always)
     func setFlags(_ row: Int, _ flags: RowFlags) {
-        storage.flags[slot(atPosition: zero + historyCount + row)] = flags
+        let slot = slot(atPosition: zero + historyCount + row)
+        storage.flags[slot] = flags
+        storage.generations[slot] = generation
     }
 
     /// The flags of scrollback line `index`.
@@ -113,6 +157,8 @@ struct Grid {
         let slot = slot(atPosition: zero + historyCount + row)
         (storage.cells + slot * columns).update(repeating: cell, count: columns)
         storage.flags[slot] = []
+        storage.marks[slot] = nil
+        storage.generations[slot] = generation
     }
 
     /// Scrolls rows `top...bottom` up by `count`; blank rows (`fill`) enter at
@@ -167,10 +213,27 @@ struct Grid {
             let saved = storage.ring[lowIndex]
             storage.ring[lowIndex] = storage.ring[highIndex]
             storage.ring[highIndex] = saved
+            // A row that moved is a change of what the screen shows there.
+            storage.generations[Int(storage.ring[lowIndex])] = generation
+            storage.generations[Int(storage.ring[highIndex])] = generation
             low += 1
             high -= 1
         }
     }
+
+    /// Makes the first `count` ring positions the scrollback (for a grid
+    /// being filled after a resize): positions map to slots in order.
+    mutating func setHistoryCount(_ count: Int) {
+        precondition(count <= scrollbackLimit)
+        zero = 0
+        historyCount = count
+    }
+
+    /// Sets the flags of scrollback line `index`.
+    func setHistoryFlags(_ index: Int, _ flags: RowFlags) { storage.flags[slot(atPosition: zero + index)] = flags }
+
+    /// Sets the mark of scrollback line `index`.
+    func setHistoryMark(_ index: Int, _ mark: SemanticMark?) { storage.marks[slot(atPosition: zero + index)] = mark }
 
     /// Forgets every scrollback line (ED 3).
     mutating func clearHistory() {

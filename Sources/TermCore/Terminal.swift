@@ -1,3 +1,4 @@
+import Foundation
 import VTParser
 
 /// A terminal emulator: feed it the bytes a program writes and read back the
@@ -37,6 +38,18 @@ public final class Terminal {
         public var styleCompactions = 0
         /// Times the cluster table was full and compacted.
         public var clusterCompactions = 0
+        /// Times the hyperlink table was full and compacted.
+        public var hyperlinkCompactions = 0
+        /// Replies dropped because one feed asked for more than 64 KiB of them.
+        public var droppedReplies = 0
+        /// Events dropped because one feed produced more than 1,024.
+        public var droppedEvents = 0
+        /// OSC 8 links ignored for a URI over 4 KiB.
+        public var droppedHyperlinks = 0
+        /// OSC 52 clipboard reads refused (``Terminal/allowsClipboardRead`` off).
+        public var refusedClipboardReads = 0
+        /// Title-stack pushes that dropped the oldest entry.
+        public var droppedTitles = 0
     }
 
     var parser = VTParser()
@@ -57,15 +70,74 @@ public final class Terminal {
 
     // MARK: Feeding
 
-    /// Processes output bytes from the program.
+    /// Processes output bytes from the program, then delivers the replies to
+    /// ``writeBack`` and the events to ``onEvent``.
     /// - Complexity: O(n) in the number of bytes.
     public func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
         parser.feed(bytes, into: &state)
+        deliver()
     }
 
     /// Processes output bytes from any contiguous collection.
     public func feed<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         parser.feed(bytes, into: &state)
+        deliver()
+    }
+
+    // MARK: Side effects
+
+    /// Receives the bytes the terminal answers queries with (DA, DSR, DECRQM,
+    /// colour queries…), to be written to the program's input. With no
+    /// receiver, queries go unanswered and nothing is collected.
+    public var writeBack: (([UInt8]) -> Void)? {
+        didSet { state.wantsReplies = writeBack != nil }
+    }
+
+    /// Receives ``TerminalEvent``s (bell, title, notifications, clipboard…).
+    public var onEvent: ((TerminalEvent) -> Void)? {
+        didSet { state.wantsEvents = onEvent != nil }
+    }
+
+    /// Whether OSC 52 clipboard reads are passed on as
+    /// ``TerminalEvent/clipboardReadRequest(selection:)``. Off by default:
+    /// reading the clipboard lets any program that can print (a `cat` of a
+    /// hostile file) steal it.
+    public var allowsClipboardRead: Bool {
+        get { state.allowsClipboardRead }
+        set { state.allowsClipboardRead = newValue }
+    }
+
+    /// Answers an OSC 52 read request with the clipboard's content.
+    public func answerClipboardRead(selection: String, data: [UInt8]) {
+        guard writeBack != nil else { return }
+        let encoded = Data(data).base64EncodedString()
+        writeBack?(Array("\u{1B}]52;\(selection);\(encoded)\u{1B}\\".utf8))
+    }
+
+    /// The colours indexed and default colours resolve to. Programs may change
+    /// them (OSC 4/10/11/12); the embedder sets its theme here.
+    public var palette: Palette {
+        get { state.palette }
+        set { state.palette = newValue }
+    }
+
+    /// The pixel size of a cell, reported by XTWINOPS 14 and 16.
+    public func setCellPixelSize(width: Int, height: Int) {
+        state.cellPixelWidth = max(1, width)
+        state.cellPixelHeight = max(1, height)
+    }
+
+    private func deliver() {
+        if !state.replies.isEmpty {
+            let replies = state.replies
+            state.replies.removeAll(keepingCapacity: true)
+            writeBack?(replies)
+        }
+        if !state.events.isEmpty {
+            let events = state.events
+            state.events.removeAll(keepingCapacity: true)
+            for event in events { onEvent?(event) }
+        }
     }
 
     /// Processes the UTF-8 of a string (convenient in tests and examples).
@@ -80,6 +152,19 @@ public final class Terminal {
     public func reset() {
         state = TerminalState(columns: columns, rows: rows, scrollback: state.primary.scrollbackLimit)
         parser = VTParser()
+    }
+
+    /// Changes the size. The primary screen reflows: soft-wrapped lines
+    /// re-wrap at the new width (wide characters are never split), lines go
+    /// into the scrollback when rows shrink and come back when rows grow, and
+    /// the cursor stays on its character. The alternate screen is cut or
+    /// padded, not reflowed. Margins reset to the full screen.
+    /// - Precondition: both sizes are 1…1000.
+    /// - Complexity: O(cells in the scrollback and on the screen).
+    public func resize(columns: Int, rows: Int) {
+        precondition(Limits.dimensions.contains(columns), "columns must be 1…1000, got \(columns)")
+        precondition(Limits.dimensions.contains(rows), "rows must be 1…1000, got \(rows)")
+        state.resize(columns: columns, rows: rows)
     }
 
     // MARK: Geometry and state
@@ -99,6 +184,14 @@ public final class Terminal {
     /// DECSCNM (?5): the whole screen is shown with foreground and background
     /// swapped, on top of each cell's own inverse attribute.
     public var isReverseVideo: Bool { state.modes.reverseVideo }
+    /// Every mode a front end needs: mouse reporting, keys, paste, cursor style…
+    public var modes: TerminalModes { state.modes }
+    /// The working directory the shell reported (OSC 7), sanitized, or nil.
+    public var workingDirectory: String? { state.workingDirectory }
+    /// The OSC 133 mark of a screen row, if any.
+    public func semanticMark(row: Int) -> SemanticMark? { state.active.mark(row) }
+    /// The OSC 133 mark of a scrollback line, if any.
+    public func semanticMark(line: ScrollbackLine) -> SemanticMark? { state.primary.historyMark(line.index) }
     /// The window title (OSC 0/2) as received, or nil when none was set.
     public var title: String? { state.title }
     /// The icon name (OSC 0/1), or nil.
@@ -117,7 +210,7 @@ public final class Terminal {
     /// The cell at a position of the active screen.
     public func cell(at position: ScreenPosition) -> CellContent {
         precondition(position.row >= 0 && position.row < rows && position.column >= 0 && position.column < columns)
-        return content(of: state.active.row(position.row)[position.column])
+        return content(of: state.active.readRow(position.row)[position.column])
     }
 
     /// The cells of scrollback line `line`.
@@ -134,7 +227,8 @@ public final class Terminal {
             scalars = [scalar]
         }
         return CellContent(
-            scalars: scalars, width: cell.width, style: state.styles[cell.styleID], isProtected: cell.isProtected)
+            scalars: scalars, width: cell.width, style: state.styles[cell.styleID], isProtected: cell.isProtected,
+            hyperlink: state.hyperlinks[cell.linkID])
     }
 
     // MARK: Text
@@ -143,13 +237,13 @@ public final class Terminal {
     /// blank cell as a space, a wide character once, trailing spaces trimmed.
     public func screenLine(_ row: Int) -> String {
         precondition(row >= 0 && row < rows)
-        return text(of: state.active.row(row))
+        return text(of: state.active.readRow(row))
     }
 
     /// The text of scrollback line `line` (0 is the oldest), trimmed.
     public func scrollbackLine(_ line: ScrollbackLine) -> String {
         precondition(line.index >= 0 && line.index < scrollbackCount)
-        return text(of: state.primary.historyRow(line.index))
+        return text(of: UnsafePointer(state.primary.historyRow(line.index)))
     }
 
     /// True when screen row `row` continues on the next row (soft wrap).
@@ -160,7 +254,7 @@ public final class Terminal {
         state.primary.historyFlags(line.index).contains(.wrapped)
     }
 
-    func text(of row: UnsafeMutablePointer<Cell>) -> String {
+    func text(of row: UnsafePointer<Cell>) -> String {
         var scalars = String.UnicodeScalarView()
         var end = columns
         while end > 0 && row[end - 1].isBlank && row[end - 1].width != .wideTail { end -= 1 }
@@ -219,6 +313,8 @@ public struct CellContent: Equatable, Sendable {
     public var style: Style
     /// DECSCA protection.
     public var isProtected: Bool
+    /// The OSC 8 link the cell belongs to, if any.
+    public var hyperlink: Hyperlink?
 
     /// The character as a string ("" for a blank).
     public var text: String {

@@ -19,19 +19,28 @@ extension TerminalState {
         cursor.pendingWrap = false
     }
 
+    /// CUF: stops at the right margin when starting inside the margins.
     mutating func cursorForward(_ count: Int) {
-        cursor.col = min(columns - 1, cursor.col + count)
+        let limit = cursor.col <= rightMargin ? rightMargin : columns - 1
+        cursor.col = min(limit, cursor.col + count)
         cursor.pendingWrap = false
     }
 
+    /// CUB: stops at the left margin when starting inside the margins.
     mutating func cursorBackward(_ count: Int) {
-        cursor.col = max(0, cursor.col - count)
+        let limit = cursor.col >= leftMargin ? leftMargin : 0
+        cursor.col = max(limit, cursor.col - count)
         cursor.pendingWrap = false
     }
 
-    /// CHA/HPA: absolute column (0-based here).
+    /// CHA/HPA: absolute column (0-based), relative to the left margin under
+    /// DECOM with DECLRMM.
     mutating func setColumn(_ col: Int) {
-        cursor.col = min(max(0, col), columns - 1)
+        if modes.origin && modes.leftRightMargins {
+            cursor.col = min(max(marginLeft, marginLeft + col), marginRight)
+        } else {
+            cursor.col = min(max(0, col), columns - 1)
+        }
         cursor.pendingWrap = false
     }
 
@@ -55,7 +64,8 @@ extension TerminalState {
     mutating func lineFeed() {
         cursor.pendingWrap = false
         if cursor.row == scrollBottom {
-            scrollUp(1)
+            // Outside the left/right margins nothing scrolls (xterm).
+            if cursorInHorizontalMargins { scrollUp(1) }
         } else if cursor.row < rows - 1 {
             cursor.row += 1
         }
@@ -65,34 +75,49 @@ extension TerminalState {
     mutating func reverseIndex() {
         cursor.pendingWrap = false
         if cursor.row == scrollTop {
-            scrollDown(1)
+            if cursorInHorizontalMargins { scrollDown(1) }
         } else if cursor.row > 0 {
             cursor.row -= 1
         }
     }
 
+    /// CR: to the left margin, or the first column when left of it.
     mutating func carriageReturn() {
-        cursor.col = 0
+        cursor.col = cursor.col >= leftMargin ? leftMargin : 0
         cursor.pendingWrap = false
     }
 
+    /// BS: one column left, stopping at the left margin. From a pending wrap
+    /// it moves left of the last column (xterm). With reverse wraparound (45)
+    /// and autowrap, BS at the left margin goes to the right margin of the
+    /// row above, and from the top row to the bottom one (xterm).
     mutating func backspace() {
-        // From a pending wrap, BS moves left of the last column (xterm).
-        cursor.pendingWrap = false
-        if cursor.col > 0 { cursor.col -= 1 }
+        if cursor.pendingWrap {
+            cursor.pendingWrap = false
+            if cursor.col > 0 { cursor.col -= 1 }
+            return
+        }
+        let left = cursor.col >= leftMargin ? leftMargin : 0
+        if cursor.col > left {
+            cursor.col -= 1
+        } else if modes.reverseWrap && modes.autowrap {
+            cursor.col = rightMargin
+            cursor.row = cursor.row > verticalBounds.top ? cursor.row - 1 : verticalBounds.bottom
+        }
     }
 
     /// HT / CHT: forward to the `count`-th next tab stop, or the last column.
     /// In the last column nothing moves and a pending wrap stays pending, so
     /// the next character still wraps (xterm, captured in xterm.js's t0080).
     mutating func tabForward(_ count: Int) {
-        guard cursor.col < columns - 1 else { return }
+        let last = cursor.col <= rightMargin ? rightMargin : columns - 1
+        guard cursor.col < last else { return }
         var col = cursor.col
         for _ in 0..<count {
             col += 1
-            while col < columns - 1 && !tabStops[col] { col += 1 }
-            if col >= columns - 1 {
-                col = columns - 1
+            while col < last && !tabStops[col] { col += 1 }
+            if col >= last {
+                col = last
                 break
             }
         }
@@ -102,12 +127,13 @@ extension TerminalState {
 
     /// CBT: back to the `count`-th previous tab stop, or the first column.
     mutating func tabBackward(_ count: Int) {
+        let first = cursor.col >= leftMargin ? leftMargin : 0
         var col = cursor.col
         for _ in 0..<count {
             col -= 1
-            while col > 0 && !tabStops[col] { col -= 1 }
-            if col <= 0 {
-                col = 0
+            while col > first && !tabStops[col] { col -= 1 }
+            if col <= first {
+                col = first
                 break
             }
         }

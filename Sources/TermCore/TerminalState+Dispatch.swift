@@ -46,6 +46,7 @@ extension TerminalState: VTHandler {
             case UInt8(ascii: "N"): execute(0x8E)  // SS2
             case UInt8(ascii: "O"): execute(0x8F)  // SS3
             case UInt8(ascii: "c"): fullReset()  // RIS
+            case UInt8(ascii: "Z"): primaryDeviceAttributes()  // DECID
             case UInt8(ascii: "="): modes.applicationKeypad = true  // DECKPAM
             case UInt8(ascii: ">"): modes.applicationKeypad = false  // DECKPNM
             case UInt8(ascii: "n"): charsets.gl = 2  // LS2
@@ -80,6 +81,15 @@ extension TerminalState: VTHandler {
         switch sequence.prefix {
         case 0: csiStandard(sequence)
         case UInt8(ascii: "?"): csiPrivate(sequence)
+        case UInt8(ascii: ">"): csiGreater(sequence)
+        case UInt8(ascii: "<") where sequence.final == UInt8(ascii: "u") && sequence.intermediates.isEmpty:
+            popKittyFlags(sequence.count(at: 0))
+        case UInt8(ascii: "=") where sequence.intermediates.isEmpty:
+            switch sequence.final {
+            case UInt8(ascii: "c"): tertiaryDeviceAttributes()  // DA3
+            case UInt8(ascii: "u"): setKittyFlags(sequence[0], mode: sequence.count(at: 1))
+            default: counters.unknownSequences += 1
+            }
         default: counters.unknownSequences += 1
         }
     }
@@ -117,18 +127,27 @@ extension TerminalState: VTHandler {
         case UInt8(ascii: "T") where sequence.count <= 1: scrollDown(count)  // SD §8.3.113
         case UInt8(ascii: "X"): eraseCharacters(count)  // ECH §8.3.38
         case UInt8(ascii: "Z"): tabBackward(count)  // CBT §8.3.7
-        case UInt8(ascii: "a"): setColumn(cursor.col + count)  // HPR §8.3.59: not bounded by margins
+        case UInt8(ascii: "a"): setColumn(reportedColumn + count)  // HPR §8.3.59: not bounded by margins
         case UInt8(ascii: "b"): repeatLastCharacter(count)  // REP §8.3.103
+        case UInt8(ascii: "c") where sequence[0] == 0: primaryDeviceAttributes()  // DA §8.3.24
         case UInt8(ascii: "d"): setRow(count - 1)  // VPA §8.3.158
-        case UInt8(ascii: "e"): setRow(relativeRow + count)  // VPR §8.3.160: not bounded by margins
+        case UInt8(ascii: "e"): setRow(reportedRow + count)  // VPR §8.3.160: not bounded by margins
         case UInt8(ascii: "g"): clearTabStops(sequence[0])  // TBC §8.3.154
         case UInt8(ascii: "h"), UInt8(ascii: "l"):  // SM §8.3.125, RM §8.3.106
             for index in 0..<sequence.count { setANSIMode(sequence[index], sequence.final == UInt8(ascii: "h")) }
         // HPB (CSI j) and VPB (CSI k) are ECMA-48 only: xterm has neither and
         // ignores them (real-xterm screens in xterm.js's t0032/t0033), so do we.
         case UInt8(ascii: "m"): selectGraphicRendition(sequence)  // SGR §8.3.117
+        case UInt8(ascii: "n"): deviceStatusReport(sequence[0])  // DSR §8.3.35
         case UInt8(ascii: "r"): setScrollRegion(top: sequence[0], bottom: sequence[1])  // DECSTBM
-        case UInt8(ascii: "s"): saveCursor()  // SCOSC
+        case UInt8(ascii: "s"):
+            // With DECLRMM, CSI s is DECSLRM; otherwise SCOSC (xterm).
+            if modes.leftRightMargins {
+                setLeftRightMargins(left: sequence[0], right: sequence[1])
+            } else {
+                saveCursor()
+            }
+        case UInt8(ascii: "t"): windowOperation(sequence)  // XTWINOPS
         case UInt8(ascii: "u"): restoreCursor()  // SCORC
         default: counters.unknownSequences += 1
         }
@@ -141,10 +160,15 @@ extension TerminalState: VTHandler {
         if intermediates.isOnly(UInt8(ascii: " ")) {
             // SL/SR act on the scroll region, and only with the cursor inside
             // it (xterm; xterm.js's t600/t601).
+            if sequence.final == UInt8(ascii: "q") {
+                setCursorStyle(sequence[0])
+                return
+            }
             guard cursor.row >= scrollTop && cursor.row <= scrollBottom else { return }
             switch sequence.final {
-            case UInt8(ascii: "@"): deleteColumns(at: 0, count: count)  // SL §8.3.121
-            case UInt8(ascii: "A"): insertColumns(at: 0, count: count)  // SR §8.3.135
+            case UInt8(ascii: "@"): deleteColumns(at: leftMargin, count: count)  // SL §8.3.121
+            case UInt8(ascii: "A"): insertColumns(at: leftMargin, count: count)  // SR §8.3.135
+            case UInt8(ascii: "q"): setCursorStyle(sequence[0])  // DECSCUSR
             default: counters.unknownSequences += 1
             }
         } else if intermediates.isOnly(UInt8(ascii: "'")) {
@@ -154,6 +178,12 @@ extension TerminalState: VTHandler {
             case UInt8(ascii: "~"): deleteColumns(at: cursor.col, count: count)  // DECDC
             default: counters.unknownSequences += 1
             }
+        } else if intermediates.isOnly(UInt8(ascii: "$")) && sequence.final == UInt8(ascii: "p") {
+            reportANSIMode(sequence[0])  // DECRQM
+        } else if intermediates.isOnly(UInt8(ascii: "*")) && sequence.final == UInt8(ascii: "y") {
+            reportRectangleChecksum(sequence)  // DECRQCRA
+        } else if intermediates.isOnly(UInt8(ascii: "$")) {
+            rectangleOperation(sequence)  // DECFRA, DECERA, DECSERA, DECCRA
         } else if intermediates.isOnly(UInt8(ascii: "!")) && sequence.final == UInt8(ascii: "p") {
             softReset()  // DECSTR
         } else if intermediates.isOnly(UInt8(ascii: "\"")) && sequence.final == UInt8(ascii: "q") {
@@ -165,6 +195,10 @@ extension TerminalState: VTHandler {
 
     /// CSI ? sequences.
     mutating func csiPrivate(_ sequence: ControlSequence) {
+        if sequence.intermediates.isOnly(UInt8(ascii: "$")) && sequence.final == UInt8(ascii: "p") {
+            reportDECMode(sequence[0])  // DECRQM
+            return
+        }
         guard sequence.intermediates.isEmpty else {
             counters.unknownSequences += 1
             return
@@ -172,37 +206,70 @@ extension TerminalState: VTHandler {
         switch sequence.final {
         case UInt8(ascii: "h"), UInt8(ascii: "l"):  // DECSET / DECRST
             for index in 0..<sequence.count { setDECMode(sequence[index], sequence.final == UInt8(ascii: "h")) }
-        case UInt8(ascii: "J"): eraseDisplay(sequence[0])  // DECSED (protection: see the xterm-behaviour issue)
-        case UInt8(ascii: "K"): eraseLine(sequence[0])  // DECSEL
+        case UInt8(ascii: "J"): eraseDisplay(sequence[0], selective: true)  // DECSED
+        case UInt8(ascii: "K"): eraseLine(sequence[0], selective: true)  // DECSEL
+        case UInt8(ascii: "n"): decDeviceStatusReport(sequence[0])  // DSR, DEC form
+        case UInt8(ascii: "u"): reply("\u{1B}[?\(modes.kittyKeyboardFlags)u")  // kitty flags query
         default: counters.unknownSequences += 1
         }
     }
 
-    /// The cursor row as VPA counts it: relative to the scroll region under DECOM.
-    var relativeRow: Int { modes.origin ? cursor.row - scrollTop : cursor.row }
-
-    mutating func oscDispatch(_ data: UnsafeBufferPointer<UInt8>) {
-        // "Ps ; Pt": the command number, then the text.
-        guard let separator = data.firstIndex(of: UInt8(ascii: ";")) else {
+    /// CSI > sequences.
+    mutating func csiGreater(_ sequence: ControlSequence) {
+        guard sequence.intermediates.isEmpty else {
             counters.unknownSequences += 1
             return
         }
+        switch sequence.final {
+        case UInt8(ascii: "c") where sequence[0] == 0: secondaryDeviceAttributes()  // DA2
+        case UInt8(ascii: "q") where sequence[0] == 0: reportVersion()  // XTVERSION
+        case UInt8(ascii: "u"): pushKittyFlags(sequence[0])
+        default: counters.unknownSequences += 1  // XTMODKEYS and kin: key encoding is the front end's
+        }
+    }
+
+    mutating func oscDispatch(_ data: UnsafeBufferPointer<UInt8>) {
+        lastGraphic = nil
+        // "Ps ; Pt": the command number, then the text (which may be empty:
+        // "OSC 8 ; ; ST" ends a link, "OSC 104 ST" resets the palette).
         var command = 0
-        for byte in data[..<separator] {
-            guard byte >= 0x30 && byte <= 0x39, command < 10_000 else {
+        var index = 0
+        while index < data.count, data[index] != UInt8(ascii: ";") {
+            let byte = data[index]
+            guard byte >= 0x30 && byte <= 0x39, command < 100_000 else {
                 counters.unknownSequences += 1
                 return
             }
             command = command * 10 + Int(byte - 0x30)
+            index += 1
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: data[(separator + 1)...]), as: UTF8.self)
-        switch command {
-        case 0:
-            title = text
-            iconName = text
-        case 1: iconName = text
-        case 2: title = text
-        default: counters.unknownSequences += 1
+        guard index > 0 else {
+            counters.unknownSequences += 1
+            return
         }
+        let textStart = min(index + 1, data.count)
+        operatingSystemCommand(command, UnsafeBufferPointer(rebasing: data[textStart...]))
+    }
+
+    mutating func dcsHook(_ sequence: ControlSequence) {
+        lastGraphic = nil
+        if sequence.prefix == 0 && sequence.intermediates.isOnly(UInt8(ascii: "$")) && sequence.final == UInt8(ascii: "q") {
+            dcsRequest = DCSRequest(kind: .decrqss)  // DECRQSS
+        } else {
+            dcsRequest = DCSRequest(kind: .ignored)  // sixel, XTGETTCAP…: consumed and ignored
+            counters.unknownSequences += 1
+        }
+    }
+
+    mutating func dcsPut(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard dcsRequest?.kind == .decrqss else { return }
+        let room = DCSRequest.maxBytes - (dcsRequest?.data.count ?? 0)
+        dcsRequest?.data.append(contentsOf: bytes.prefix(max(0, room)))
+    }
+
+    mutating func dcsUnhook() {
+        defer { dcsRequest = nil }
+        guard let request = dcsRequest, request.kind == .decrqss else { return }
+        answerStatusString(request.data)
     }
 }

@@ -1,45 +1,130 @@
-// Erasing, inserting and deleting cells and lines, scrolling (ECMA-48 §8.3,
-// xterm ctlseqs; DEC STD 070 for DECIC/DECDC/DECALN).
+import VTParser
+
+// Erasing, inserting and deleting cells and lines, scrolling, rectangles
+// (ECMA-48 §8.3; xterm ctlseqs; the VT510 manual and DEC STD 070 for DECIC,
+// DECDC, DECALN, DECSLRM and the rectangle operations). With DECLRMM the
+// left and right margins bound every scroll and insert/delete, as in xterm.
 
 extension TerminalState {
+    /// The left margin in force (0 without DECLRMM).
+    @inline(__always) var leftMargin: Int { modes.leftRightMargins ? marginLeft : 0 }
+    /// The right margin in force (the last column without DECLRMM).
+    @inline(__always) var rightMargin: Int { modes.leftRightMargins ? marginRight : columns - 1 }
+    /// True when the cursor is between the left and right margins.
+    @inline(__always) var cursorInHorizontalMargins: Bool { cursor.col >= leftMargin && cursor.col <= rightMargin }
+    /// True when the cursor is inside the scroll region (both directions).
+    var cursorInScrollRegion: Bool {
+        cursor.row >= scrollTop && cursor.row <= scrollBottom && cursorInHorizontalMargins
+    }
+
+    // MARK: Scrolling
+
     /// Scrolls the scroll region up (LF at the bottom margin, SU). Only a
     /// region covering the whole primary screen feeds the scrollback, as in
     /// xterm, tmux and alacritty.
     mutating func scrollUp(_ count: Int) {
-        active.scrollUp(
-            top: scrollTop, bottom: scrollBottom, count: count, fill: eraseCell, intoHistory: !isAlternateScreen)
+        scrollRectangleUp(top: scrollTop, bottom: scrollBottom, count: count, intoHistory: !isAlternateScreen)
     }
 
     mutating func scrollDown(_ count: Int) {
-        active.scrollDown(top: scrollTop, bottom: scrollBottom, count: count, fill: eraseCell)
+        scrollRectangleDown(top: scrollTop, bottom: scrollBottom, count: count)
     }
 
+    /// Scrolls rows `top...bottom` between the margins up by `count`. Full
+    /// width: ring rotation, no cells copied. Between margins: cells move.
+    mutating func scrollRectangleUp(top: Int, bottom: Int, count: Int, intoHistory: Bool) {
+        let left = leftMargin
+        let right = rightMargin
+        if left == 0 && right == columns - 1 {
+            active.scrollUp(top: top, bottom: bottom, count: count, fill: eraseCell, intoHistory: intoHistory)
+            return
+        }
+        let count = min(count, bottom - top + 1)
+        guard count > 0 else { return }
+        let width = right - left + 1
+        for row in top...bottom {
+            let destination = active.row(row) + left
+            if row + count <= bottom {
+                destination.update(from: active.readRow(row + count) + left, count: width)
+            } else {
+                destination.update(repeating: eraseCell, count: width)
+            }
+            repairWideEdges(row: row, left: left, right: right)
+        }
+    }
+
+    mutating func scrollRectangleDown(top: Int, bottom: Int, count: Int) {
+        let left = leftMargin
+        let right = rightMargin
+        if left == 0 && right == columns - 1 {
+            active.scrollDown(top: top, bottom: bottom, count: count, fill: eraseCell)
+            return
+        }
+        let count = min(count, bottom - top + 1)
+        guard count > 0 else { return }
+        let width = right - left + 1
+        for row in stride(from: bottom, through: top, by: -1) {
+            let destination = active.row(row) + left
+            if row - count >= top {
+                destination.update(from: active.readRow(row - count) + left, count: width)
+            } else {
+                destination.update(repeating: eraseCell, count: width)
+            }
+            repairWideEdges(row: row, left: left, right: right)
+        }
+    }
+
+    /// After cells moved between columns `left` and `right`, a wide character
+    /// cut by either edge is blanked, both halves.
+    mutating func repairWideEdges(row rowIndex: Int, left: Int, right: Int) {
+        let row = active.row(rowIndex)
+        if row[left].width == .wideTail {
+            row[left] = Cell.blank(styleID: row[left].styleID)
+        }
+        if left > 0 && row[left - 1].width == .wide {
+            row[left - 1] = Cell.blank(styleID: row[left - 1].styleID)
+        }
+        if row[right].width == .wide {
+            row[right] = Cell.blank(styleID: row[right].styleID)
+        }
+        if right + 1 < columns && row[right + 1].width == .wideTail {
+            row[right + 1] = Cell.blank(styleID: row[right + 1].styleID)
+        }
+    }
+
+    // MARK: Erasing
+
     /// Blanks cells `start..<end` of screen row `rowIndex`, widened to whole
-    /// wide characters so that no half is left behind.
-    mutating func eraseCells(row rowIndex: Int, from start: Int, to end: Int) {
+    /// wide characters so that no half is left behind. A selective erase
+    /// (DECSED, DECSEL, DECSERA) keeps DECSCA-protected cells.
+    mutating func eraseCells(row rowIndex: Int, from start: Int, to end: Int, selective: Bool = false) {
         guard start < end else { return }
         let row = active.row(rowIndex)
         var first = start
         var last = end
         if row[first].width == .wideTail && first > 0 { first -= 1 }
         if row[last - 1].width == .wide && last < columns { last += 1 }
-        (row + first).update(repeating: eraseCell, count: last - first)
+        if selective {
+            for col in first..<last where !row[col].isProtected { row[col] = eraseCell }
+        } else {
+            (row + first).update(repeating: eraseCell, count: last - first)
+        }
         if end == columns { active.setFlags(rowIndex, active.flags(rowIndex).subtracting(.wrapped)) }
     }
 
-    /// ED: 0 below (from the cursor), 1 above (to the cursor), 2 all,
+    /// ED / DECSED: 0 below (from the cursor), 1 above (to the cursor), 2 all,
     /// 3 the scrollback (xterm's "erase saved lines").
-    mutating func eraseDisplay(_ mode: Int) {
+    mutating func eraseDisplay(_ mode: Int, selective: Bool = false) {
         cursor.pendingWrap = false
         switch mode {
         case 0:
-            eraseCells(row: cursor.row, from: cursor.col, to: columns)
-            for row in (cursor.row + 1)..<rows { active.clearRow(row, with: eraseCell) }
+            eraseCells(row: cursor.row, from: cursor.col, to: columns, selective: selective)
+            for row in (cursor.row + 1)..<rows { eraseCells(row: row, from: 0, to: columns, selective: selective) }
         case 1:
-            for row in 0..<cursor.row { active.clearRow(row, with: eraseCell) }
-            eraseCells(row: cursor.row, from: 0, to: cursor.col + 1)
+            for row in 0..<cursor.row { eraseCells(row: row, from: 0, to: columns, selective: selective) }
+            eraseCells(row: cursor.row, from: 0, to: cursor.col + 1, selective: selective)
         case 2:
-            for row in 0..<rows { active.clearRow(row, with: eraseCell) }
+            for row in 0..<rows { eraseCells(row: row, from: 0, to: columns, selective: selective) }
         case 3:
             if isAlternateScreen { inactive.clearHistory() } else { active.clearHistory() }
         default:
@@ -47,13 +132,13 @@ extension TerminalState {
         }
     }
 
-    /// EL: 0 to the right of the cursor, 1 to the left, 2 the whole row.
-    mutating func eraseLine(_ mode: Int) {
+    /// EL / DECSEL: 0 to the right of the cursor, 1 to the left, 2 the whole row.
+    mutating func eraseLine(_ mode: Int, selective: Bool = false) {
         cursor.pendingWrap = false
         switch mode {
-        case 0: eraseCells(row: cursor.row, from: cursor.col, to: columns)
-        case 1: eraseCells(row: cursor.row, from: 0, to: cursor.col + 1)
-        case 2: eraseCells(row: cursor.row, from: 0, to: columns)
+        case 0: eraseCells(row: cursor.row, from: cursor.col, to: columns, selective: selective)
+        case 1: eraseCells(row: cursor.row, from: 0, to: cursor.col + 1, selective: selective)
+        case 2: eraseCells(row: cursor.row, from: 0, to: columns, selective: selective)
         default: break
         }
     }
@@ -64,80 +149,97 @@ extension TerminalState {
         eraseCells(row: cursor.row, from: cursor.col, to: min(columns, cursor.col + count))
     }
 
-    /// Inserts `count` blanks at `col` of a row, shifting the rest right;
-    /// cells pushed past the right edge are lost.
-    mutating func insertCells(row rowIndex: Int, at col: Int, count: Int) {
+    // MARK: Inserting and deleting
+
+    /// Inserts `count` blanks at `col` of a row, shifting the cells up to
+    /// `right` (inclusive) right; cells pushed past `right` are lost.
+    mutating func insertCells(row rowIndex: Int, at col: Int, count: Int, right: Int) {
         let row = active.row(rowIndex)
-        let count = min(count, columns - col)
+        let count = min(count, right - col + 1)
         guard count > 0 else { return }
         if row[col].width == .wideTail && col > 0 {
             row[col - 1] = Cell.blank(styleID: row[col - 1].styleID)
             row[col] = Cell.blank(styleID: row[col].styleID)
         }
-        let keep = columns - col - count
+        let keep = right - col + 1 - count
         if keep > 0 && row[col + keep - 1].width == .wide {
             row[col + keep - 1] = Cell.blank(styleID: row[col + keep - 1].styleID)
+        }
+        if right + 1 < columns && row[right + 1].width == .wideTail {
+            row[right] = Cell.blank(styleID: row[right].styleID)
+            row[right + 1] = Cell.blank(styleID: row[right + 1].styleID)
         }
         if keep > 0 { (row + col + count).update(from: row + col, count: keep) }
         (row + col).update(repeating: eraseCell, count: count)
         active.setFlags(rowIndex, active.flags(rowIndex).subtracting(.wrapped))
     }
 
-    /// Deletes `count` cells at `col` of a row, shifting the rest left and
-    /// blanking the cells that enter at the right edge.
-    mutating func deleteCells(row rowIndex: Int, at col: Int, count: Int) {
+    /// Deletes `count` cells at `col` of a row, shifting the cells up to
+    /// `right` left and blanking those that enter at `right`.
+    mutating func deleteCells(row rowIndex: Int, at col: Int, count: Int, right: Int) {
         let row = active.row(rowIndex)
-        let count = min(count, columns - col)
+        let count = min(count, right - col + 1)
         guard count > 0 else { return }
         if row[col].width == .wideTail && col > 0 {
             row[col - 1] = Cell.blank(styleID: row[col - 1].styleID)
         }
-        let keep = columns - col - count
+        let keep = right - col + 1 - count
         if keep > 0 && row[col + count].width == .wideTail {
             row[col + count] = Cell.blank(styleID: row[col + count].styleID)
+        }
+        if right + 1 < columns && row[right].width == .wide {
+            row[right] = Cell.blank(styleID: row[right].styleID)
+            row[right + 1] = Cell.blank(styleID: row[right + 1].styleID)
         }
         if keep > 0 { (row + col).update(from: row + col + count, count: keep) }
         (row + col + keep).update(repeating: eraseCell, count: count)
         active.setFlags(rowIndex, active.flags(rowIndex).subtracting(.wrapped))
     }
 
-    /// ICH, and IRM's insertion before printing.
+    /// ICH, and IRM's insertion before printing: up to the right margin when
+    /// the cursor is inside the margins, else to the screen edge.
     mutating func insertBlankCells(_ count: Int) {
         cursor.pendingWrap = false
-        insertCells(row: cursor.row, at: cursor.col, count: count)
+        let right = cursor.col <= rightMargin ? rightMargin : columns - 1
+        guard cursor.col >= leftMargin || !modes.leftRightMargins else { return }
+        insertCells(row: cursor.row, at: cursor.col, count: count, right: right)
     }
 
     /// DCH.
     mutating func deleteCharacters(_ count: Int) {
         cursor.pendingWrap = false
-        deleteCells(row: cursor.row, at: cursor.col, count: count)
+        let right = cursor.col <= rightMargin ? rightMargin : columns - 1
+        guard cursor.col >= leftMargin || !modes.leftRightMargins else { return }
+        deleteCells(row: cursor.row, at: cursor.col, count: count, right: right)
     }
 
     /// IL: inserts blank lines at the cursor row, within the scroll region;
-    /// the cursor goes to the first column. Outside the region it does nothing.
+    /// the cursor goes to the left margin. Outside the region nothing happens.
     mutating func insertLines(_ count: Int) {
-        guard cursor.row >= scrollTop && cursor.row <= scrollBottom else { return }
-        active.scrollDown(top: cursor.row, bottom: scrollBottom, count: count, fill: eraseCell)
-        carriageReturn()
+        guard cursorInScrollRegion else { return }
+        scrollRectangleDown(top: cursor.row, bottom: scrollBottom, count: count)
+        cursor.col = leftMargin
+        cursor.pendingWrap = false
     }
 
     /// DL: deletes lines at the cursor row, within the scroll region. Deleted
     /// lines never enter the scrollback.
     mutating func deleteLines(_ count: Int) {
-        guard cursor.row >= scrollTop && cursor.row <= scrollBottom else { return }
-        active.scrollUp(top: cursor.row, bottom: scrollBottom, count: count, fill: eraseCell, intoHistory: false)
-        carriageReturn()
+        guard cursorInScrollRegion else { return }
+        scrollRectangleUp(top: cursor.row, bottom: scrollBottom, count: count, intoHistory: false)
+        cursor.col = leftMargin
+        cursor.pendingWrap = false
     }
 
-    /// SL / DECDC: columns `col...` of every row in the scroll region move
-    /// left by `count` (SL from the first column, DECDC from the cursor).
+    /// SL / DECDC: columns from `col` to the right margin, in every row of the
+    /// scroll region, move left by `count`.
     mutating func deleteColumns(at col: Int, count: Int) {
-        for row in scrollTop...scrollBottom { deleteCells(row: row, at: col, count: count) }
+        for row in scrollTop...scrollBottom { deleteCells(row: row, at: col, count: count, right: rightMargin) }
     }
 
     /// SR / DECIC: columns move right by `count` from `col`.
     mutating func insertColumns(at col: Int, count: Int) {
-        for row in scrollTop...scrollBottom { insertCells(row: row, at: col, count: count) }
+        for row in scrollTop...scrollBottom { insertCells(row: row, at: col, count: count, right: rightMargin) }
     }
 
     /// DECALN: fills the screen with `E`, resets the margins and homes the
@@ -147,6 +249,8 @@ extension TerminalState {
         for row in 0..<rows { active.clearRow(row, with: filled) }
         scrollTop = 0
         scrollBottom = rows - 1
+        marginLeft = 0
+        marginRight = columns - 1
         modes.origin = false
         cursor = Cursor()
     }
@@ -160,5 +264,71 @@ extension TerminalState {
         scrollTop = newTop
         scrollBottom = newBottom
         setPosition(row: 0, col: 0)
+    }
+
+    /// DECSLRM (`CSI Pl ; Pr s` with DECLRMM): left and right margins
+    /// (1-based, 0 = default); ignored unless left < right. Homes the cursor.
+    mutating func setLeftRightMargins(left: Int, right: Int) {
+        let newLeft = max(1, left) - 1
+        let newRight = (right == 0 ? columns : min(right, columns)) - 1
+        guard newLeft < newRight else { return }
+        marginLeft = newLeft
+        marginRight = newRight
+        setPosition(row: 0, col: 0)
+    }
+
+    // MARK: Rectangles (VT420)
+
+    /// `CSI … $ x|z|{|v`: DECFRA, DECERA, DECSERA, DECCRA.
+    mutating func rectangleOperation(_ sequence: ControlSequence) {
+        switch sequence.final {
+        case UInt8(ascii: "x"):  // DECFRA: Pch ; Pt ; Pl ; Pb ; Pr
+            let character = sequence[0]
+            // Only printable characters fill (GL 32–126 and GR 160–255).
+            guard (32...126).contains(character) || (160...255).contains(character),
+                let area = rectangle(sequence, from: 1)
+            else { return }
+            let content = character < 127 ? charsets.designations[charsets.gl].map(UInt8(character)) : UInt32(character)
+            var cell = Cell(content: content, styleID: penID, linkID: 0)
+            if protectedPen { cell.content |= Cell.protectedFlag }
+            for row in area.top...area.bottom {
+                eraseCells(row: row, from: area.left, to: area.right + 1)
+                (active.row(row) + area.left).update(repeating: cell, count: area.right - area.left + 1)
+            }
+        case UInt8(ascii: "z"), UInt8(ascii: "{"):  // DECERA, DECSERA: Pt ; Pl ; Pb ; Pr
+            guard let area = rectangle(sequence, from: 0) else { return }
+            for row in area.top...area.bottom {
+                eraseCells(
+                    row: row, from: area.left, to: area.right + 1, selective: sequence.final == UInt8(ascii: "{"))
+            }
+        case UInt8(ascii: "v"):  // DECCRA: Pts ; Pls ; Pbs ; Prs ; Pps ; Ptd ; Pld ; Ppd
+            copyRectangle(sequence)
+        default:
+            counters.unknownSequences += 1
+        }
+    }
+
+    /// DECCRA: copies a rectangle to another place on the page, clipped to the
+    /// screen; overlapping areas copy as if through a buffer.
+    mutating func copyRectangle(_ sequence: ControlSequence) {
+        guard let source = rectangle(sequence, from: 0) else { return }
+        let rowOffset = modes.origin ? scrollTop : 0
+        let colOffset = modes.origin && modes.leftRightMargins ? marginLeft : 0
+        let top = sequence.count(at: 5) - 1 + rowOffset
+        let left = sequence.count(at: 6) - 1 + colOffset
+        guard top < rows && left < columns else { return }
+        let height = min(source.bottom - source.top + 1, rows - top)
+        let width = min(source.right - source.left + 1, columns - left)
+        var copied: [Cell] = []
+        copied.reserveCapacity(height * width)
+        for row in 0..<height {
+            let cells = active.readRow(source.top + row)
+            for col in 0..<width { copied.append(cells[source.left + col]) }
+        }
+        for row in 0..<height {
+            let cells = active.row(top + row)
+            for col in 0..<width { cells[left + col] = copied[row * width + col] }
+            repairWideEdges(row: top + row, left: left, right: left + width - 1)
+        }
     }
 }

@@ -17,6 +17,7 @@ extension TerminalState {
     mutating func setDECMode(_ mode: Int, _ on: Bool) {
         switch mode {
         case 1: modes.applicationCursorKeys = on
+        case 3: setColumnMode(wide: on)  // DECCOLM
         case 5: modes.reverseVideo = on
         case 6:
             modes.origin = on
@@ -24,9 +25,28 @@ extension TerminalState {
         case 7:
             modes.autowrap = on
             if !on { cursor.pendingWrap = false }
+        case 9: setMouseTracking(.x10, on)
         case 12: modes.cursorBlink = on
         case 25: modes.cursorVisible = on
+        case 40: modes.allowColumnSwitch = on
+        case 45: modes.reverseWrap = on
         case 47: switchScreen(toAlternate: on, clearAlternate: false)
+        case 66: modes.applicationKeypad = on  // DECNKM
+        case 69:
+            modes.leftRightMargins = on
+            if !on {
+                marginLeft = 0
+                marginRight = columns - 1
+            }
+        case 1000: setMouseTracking(.normal, on)
+        case 1002: setMouseTracking(.buttonEvent, on)
+        case 1003: setMouseTracking(.anyEvent, on)
+        case 1004: modes.focusEvents = on
+        case 1005: setMouseEncoding(.utf8, on)
+        case 1006: setMouseEncoding(.sgr, on)
+        case 1007: modes.alternateScroll = on
+        case 1015: setMouseEncoding(.urxvt, on)
+        case 1016: setMouseEncoding(.sgrPixels, on)
         case 1047: switchScreen(toAlternate: on, clearAlternate: on)
         case 1048: if on { saveCursor() } else { restoreCursor() }
         case 1049:
@@ -39,8 +59,93 @@ extension TerminalState {
                 restoreCursor()
             }
         case 2004: modes.bracketedPaste = on
+        case 2026: modes.synchronizedOutput = on
+        case 2027: modes.graphemeClustering = on
         default: counters.unknownModes += 1
         }
+    }
+
+    /// Mouse tracking modes exclude each other: setting one replaces the
+    /// other; resetting one that is not in force changes nothing.
+    mutating func setMouseTracking(_ tracking: TerminalModes.MouseTracking, _ on: Bool) {
+        if on {
+            modes.mouseTracking = tracking
+        } else if modes.mouseTracking == tracking {
+            modes.mouseTracking = .none
+        }
+    }
+
+    mutating func setMouseEncoding(_ encoding: TerminalModes.MouseEncoding, _ on: Bool) {
+        if on {
+            modes.mouseEncoding = encoding
+        } else if modes.mouseEncoding == encoding {
+            modes.mouseEncoding = .legacy
+        }
+    }
+
+    /// DECSCUSR (`CSI Ps SP q`): 0/1 blinking block, 2 steady block,
+    /// 3/4 underline, 5/6 bar (odd blinks).
+    mutating func setCursorStyle(_ style: Int) {
+        switch style {
+        case 0, 1: (modes.cursorShape, modes.cursorBlink) = (.block, true)
+        case 2: (modes.cursorShape, modes.cursorBlink) = (.block, false)
+        case 3: (modes.cursorShape, modes.cursorBlink) = (.underline, true)
+        case 4: (modes.cursorShape, modes.cursorBlink) = (.underline, false)
+        case 5: (modes.cursorShape, modes.cursorBlink) = (.bar, true)
+        case 6: (modes.cursorShape, modes.cursorBlink) = (.bar, false)
+        default: counters.unknownSequences += 1
+        }
+    }
+
+    // MARK: Kitty keyboard protocol (progressive enhancement)
+
+    /// The most entries a kitty flags stack keeps; pushing more drops the
+    /// oldest, as kitty does.
+    static let maxKittyStackDepth = 16
+
+    var kittyStack: [UInt8] {
+        get { isAlternateScreen ? kittyStackAlternate : kittyStackPrimary }
+        set {
+            if isAlternateScreen { kittyStackAlternate = newValue } else { kittyStackPrimary = newValue }
+        }
+    }
+
+    /// `CSI > flags u`: push the current flags and set new ones.
+    mutating func pushKittyFlags(_ flags: Int) {
+        if kittyStack.count >= Self.maxKittyStackDepth { kittyStack.removeFirst() }
+        kittyStack.append(modes.kittyKeyboardFlags)
+        modes.kittyKeyboardFlags = UInt8(flags & 0x1F)
+    }
+
+    /// `CSI < n u`: pop n entries (an emptied stack means flags 0).
+    mutating func popKittyFlags(_ count: Int) {
+        for _ in 0..<min(count, Self.maxKittyStackDepth + 1) {
+            modes.kittyKeyboardFlags = kittyStack.popLast() ?? 0
+        }
+    }
+
+    /// `CSI = flags ; mode u`: 1 sets, 2 adds, 3 removes bits.
+    mutating func setKittyFlags(_ flags: Int, mode: Int) {
+        let bits = UInt8(flags & 0x1F)
+        switch mode {
+        case 2: modes.kittyKeyboardFlags |= bits
+        case 3: modes.kittyKeyboardFlags &= ~bits
+        default: modes.kittyKeyboardFlags = bits
+        }
+    }
+
+    /// DECCOLM (?3): 132 or 80 columns, only while mode 40 allows it; the
+    /// screen is cleared, the margins reset and the cursor homed (VT510 manual).
+    mutating func setColumnMode(wide: Bool) {
+        guard modes.allowColumnSwitch else { return }
+        resize(columns: wide ? 132 : 80, rows: rows)
+        for row in 0..<rows { active.clearRow(row, with: eraseCell) }
+        scrollTop = 0
+        scrollBottom = rows - 1
+        marginLeft = 0
+        marginRight = columns - 1
+        modes.leftRightMargins = false
+        setPosition(row: 0, col: 0)
     }
 
     /// Swaps the active grid. The cursor position carries over (xterm); the
@@ -78,7 +183,7 @@ extension TerminalState {
     /// xterm (only its "clear saved lines" menu action drops it).
     mutating func fullReset() {
         if isAlternateScreen { switchScreen(toAlternate: false, clearAlternate: false) }
-        modes = Modes()
+        modes = TerminalModes()
         charsets = CharsetState()
         setPen(Style())
         protectedPen = false

@@ -12,14 +12,15 @@ extension TerminalState {
         var index = 0
         let count = bytes.count
         let style = penID
+        let link = penLink
         while index < count {
             if cursor.pendingWrap { wrapToNextLine() }
             let row = active.row(cursor.row)
             let start = cursor.col
-            let run = min(count - index, columns - start)
+            let run = min(count - index, rightEdge + 1 - start)
             clearWideOverlap(row, from: start, count: run)
             for offset in 0..<run {
-                row[start + offset] = Cell(scalar: UInt32(base[index + offset]), width: .narrow, styleID: style)
+                row[start + offset] = Cell(content: UInt32(base[index + offset]), styleID: style, linkID: link)
             }
             index += run
             advanceCursor(by: run)
@@ -43,7 +44,7 @@ extension TerminalState {
         if cursor.pendingWrap { wrapToNextLine() }
         if width == 2 {
             guard columns >= 2 else { return }  // a wide character cannot be shown in one column
-            if cursor.col == columns - 1 {
+            if cursor.col == rightEdge {
                 if modes.autowrap {
                     // It does not fit: leave a spacer and wrap (xterm, Ghostty).
                     let row = active.row(cursor.row)
@@ -51,7 +52,7 @@ extension TerminalState {
                     row[cursor.col] = Cell(scalar: 0, width: .wrapSpacer, styleID: eraseID)
                     wrapToNextLine()
                 } else {
-                    cursor.col = columns - 2
+                    cursor.col = rightEdge - 1
                 }
             }
         }
@@ -59,12 +60,13 @@ extension TerminalState {
         let row = active.row(cursor.row)
         let col = cursor.col
         clearWideOverlap(row, from: col, count: width)
-        var cell = Cell(content: content, styleID: penID, linkID: 0)
+        var cell = Cell(content: content, styleID: penID, linkID: penLink)
         cell.content |= UInt32(width == 2 ? Cell.Width.wide.rawValue : 0) << Cell.widthShift
         if protectedPen { cell.content |= Cell.protectedFlag }
         row[col] = cell
         if width == 2 {
             var tail = Cell(scalar: 0, width: .wideTail, styleID: penID)
+            tail.linkID = penLink
             if protectedPen { tail.content |= Cell.protectedFlag }
             row[col + 1] = tail
         }
@@ -76,18 +78,27 @@ extension TerminalState {
     /// the last column with a pending wrap (autowrap on) or without (off).
     @inline(__always)
     mutating func advanceCursor(by count: Int) {
-        if cursor.col + count >= columns {
-            cursor.col = columns - 1
+        let edge = rightEdge
+        if cursor.col + count > edge {
+            cursor.col = edge
             cursor.pendingWrap = modes.autowrap
         } else {
             cursor.col += count
         }
     }
 
-    /// Autowrap: mark the row as continued, then CR LF.
+    /// Where printing wraps: the right margin when the cursor is inside the
+    /// margins, else the last column.
+    @inline(__always)
+    var rightEdge: Int {
+        modes.leftRightMargins && cursor.col <= marginRight ? marginRight : columns - 1
+    }
+
+    /// Autowrap: mark the row as continued, then to the left margin of the
+    /// next row, scrolling at the bottom margin.
     mutating func wrapToNextLine() {
         active.setFlags(cursor.row, active.flags(cursor.row).union(.wrapped))
-        cursor.col = 0
+        cursor.col = leftMargin
         cursor.pendingWrap = false
         lineFeed()
     }

@@ -60,3 +60,23 @@ extension TerminalState {
         counters.clusterCompactions += 1
     }
 }
+
+extension TerminalState {
+    /// Drops hyperlinks no cell refers to, and renumbers.
+    mutating func compactHyperlinks() {
+        var used = [Bool](repeating: false, count: hyperlinks.count)
+        for grid in [active, inactive] {
+            grid.forEachRow { row in
+                for col in 0..<columns { used[Int(row[col].linkID)] = true }
+            }
+        }
+        let remap = hyperlinks.compact(keeping: used)
+        for grid in [active, inactive] {
+            grid.forEachRow { row in
+                for col in 0..<columns { row[col].linkID = remap[Int(row[col].linkID)] }
+            }
+        }
+        penLink = 0
+        counters.hyperlinkCompactions += 1
+    }
+}

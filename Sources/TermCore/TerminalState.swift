@@ -21,37 +21,13 @@ struct SavedCursor {
     var protected: Bool
 }
 
-/// Modes that change how input is interpreted, with their power-on values.
-struct Modes: Equatable {
-    /// DECAWM (?7): print past the last column wraps to the next row.
-    var autowrap = true
-    /// DECOM (?6): cursor addressing relative to the scroll region.
-    var origin = false
-    /// IRM (4): printing inserts, shifting the rest of the row right.
-    var insert = false
-    /// LNM (20): LF, VT and FF also return the carriage.
-    var newline = false
-    /// DECTCEM (?25): the cursor is shown.
-    var cursorVisible = true
-    /// DECCKM (?1): cursor keys send application sequences.
-    var applicationCursorKeys = false
-    /// DECKPAM / DECKPNM: keypad sends application sequences.
-    var applicationKeypad = false
-    /// DECSCNM (?5): the whole screen is shown in reverse video.
-    var reverseVideo = false
-    /// Cursor blinking (?12, att610).
-    var cursorBlink = false
-    /// Bracketed paste (?2004).
-    var bracketedPaste = false
-}
-
 /// The terminal's whole mutable state, and the handler the parser drives.
 ///
 /// Split by concern into `TerminalState+Print.swift`, `+Cursor`, `+Edit`,
 /// `+Modes`, `+SGR` and `+Dispatch`. It has exactly one owner, ``Terminal``.
 struct TerminalState {
-    private(set) var columns: Int
-    private(set) var rows: Int
+    var columns: Int
+    var rows: Int
     /// The grid being drawn on, and the other one (primary or alternate).
     var active: Grid
     var inactive: Grid
@@ -66,7 +42,7 @@ struct TerminalState {
     /// DECSCA: characters printed now are protected from selective erase.
     var protectedPen = false
     var charsets = CharsetState()
-    var modes = Modes()
+    var modes = TerminalModes()
     /// Scroll region (DECSTBM), inclusive screen rows.
     var scrollTop = 0
     var scrollBottom: Int
@@ -77,6 +53,12 @@ struct TerminalState {
 
     var styles = StyleTable()
     var clusters = ClusterTable()
+    var hyperlinks = HyperlinkTable()
+    /// The OSC 8 link printed characters get (0 = none).
+    var penLink: UInt16 = 0
+    /// The OSC 7 working directory.
+    var workingDirectory: String?
+    var allowsClipboardRead = false
 
     /// The last OSC 0/2 title and OSC 0/1 icon name, as received.
     var title: String?
@@ -87,12 +69,37 @@ struct TerminalState {
 
     var counters = Terminal.Counters()
 
+    /// Bytes to write back to the program (replies to queries), and events for
+    /// the embedder, both collected during a feed and delivered after it.
+    /// Nothing is collected while nobody listens.
+    var replies: [UInt8] = []
+    var wantsReplies = false
+    var events: [TerminalEvent] = []
+    var wantsEvents = false
+
+    /// The 256-colour palette and the special colours, for OSC 4/10/11/12.
+    var palette = Palette()
+    /// Title stack (XTWINOPS 22/23).
+    var titleStack: [(title: String?, iconName: String?)] = []
+    /// The kitty keyboard flags stacks, one per screen (the active one is used).
+    var kittyStackPrimary: [UInt8] = []
+    var kittyStackAlternate: [UInt8] = []
+    /// DECSLRM margins, inclusive columns (in effect only with DECLRMM).
+    var marginLeft = 0
+    var marginRight: Int
+    /// Pixel size of one cell, for XTWINOPS 14/16 reports.
+    var cellPixelWidth = 10
+    var cellPixelHeight = 20
+    /// An open DCS whose data the terminal collects (DECRQSS), bounded.
+    var dcsRequest: DCSRequest?
+
     init(columns: Int, rows: Int, scrollback: Int) {
         self.columns = columns
         self.rows = rows
         active = Grid(columns: columns, rows: rows, scrollbackLimit: scrollback)
         inactive = Grid(columns: columns, rows: rows, scrollbackLimit: 0)
         scrollBottom = rows - 1
+        marginRight = columns - 1
         tabStops = Self.defaultTabStops(columns: columns)
     }
 

@@ -1,0 +1,249 @@
+import Foundation
+
+// Operating system commands (xterm ctlseqs "OSC Ps ; Pt"): titles, colours,
+// working directory, hyperlinks, notifications, clipboard, shell marks.
+
+/// OSC 133 shell-integration marks (FinalTerm's protocol): what a row starts.
+public enum SemanticMark: Equatable, Sendable {
+    /// `A`: a prompt starts on this row.
+    case prompt
+    /// `B`: the user's input starts on this row.
+    case input
+    /// `C`: the command's output starts on this row.
+    case output
+    /// `D`: the command ended on this row, with its exit status if given.
+    case commandEnd(exitStatus: Int?)
+}
+
+extension TerminalState {
+    /// The longest working-directory URL kept (OSC 7), in scalars.
+    static let maxWorkingDirectoryLength = 4096
+    /// The most titles the title stack keeps (XTWINOPS 22); pushing more
+    /// drops the oldest.
+    static let maxTitleStackDepth = 10
+
+    mutating func operatingSystemCommand(_ command: Int, _ text: UnsafeBufferPointer<UInt8>) {
+        switch command {
+        case 0, 1, 2:
+            let sanitized = TitleSanitizer.sanitize(text)
+            if command != 1 { setTitle(sanitized) }
+            if command != 2 { setIconName(sanitized) }
+        case 4: paletteCommand(String(decoding: text, as: UTF8.self))
+        case 7:
+            let url = TitleSanitizer.sanitize(text, limit: Self.maxWorkingDirectoryLength)
+            workingDirectory = url
+            emit(.workingDirectoryChanged(url))
+        case 8: hyperlinkCommand(String(decoding: text, as: UTF8.self))
+        case 9:
+            // iTerm2's notification. ConEmu reuses OSC 9 with a numeric
+            // sub-command (`9;4;…` progress): those are not notifications.
+            let body = String(decoding: text, as: UTF8.self)
+            if let first = body.first, first.isNumber, body.dropFirst().first == ";" { return }
+            emit(.notification(title: "", body: TitleSanitizer.sanitize(Array(body.utf8), limit: 1024)))
+        case 10, 11, 12: dynamicColorCommand(command, String(decoding: text, as: UTF8.self))
+        case 52: clipboardCommand(String(decoding: text, as: UTF8.self))
+        case 104: resetPaletteCommand(String(decoding: text, as: UTF8.self))
+        case 110: palette.defaultForeground = Palette.xterm.defaultForeground
+        case 111: palette.defaultBackground = Palette.xterm.defaultBackground
+        case 112: palette.cursor = Palette.xterm.cursor
+        case 133: semanticMarkCommand(String(decoding: text, as: UTF8.self))
+        case 777:
+            let parts = String(decoding: text, as: UTF8.self).split(separator: ";", maxSplits: 2)
+            guard parts.first == "notify" else { return }
+            let title = parts.count > 1 ? TitleSanitizer.sanitize(Array(parts[1].utf8)) : ""
+            let body = parts.count > 2 ? TitleSanitizer.sanitize(Array(parts[2].utf8), limit: 1024) : ""
+            emit(.notification(title: title, body: body))
+        default:
+            counters.unknownSequences += 1
+        }
+    }
+
+    mutating func setTitle(_ newTitle: String?) {
+        title = newTitle
+        emit(.titleChanged(newTitle))
+    }
+
+    mutating func setIconName(_ newName: String?) {
+        iconName = newName
+        emit(.iconNameChanged(newName))
+    }
+
+    /// XTWINOPS 22: push the title (2), icon name (1) or both (0).
+    mutating func pushTitle(which: Int) {
+        if titleStack.count >= Self.maxTitleStackDepth { titleStack.removeFirst() }
+        titleStack.append((which == 1 ? nil : title, which == 2 ? nil : iconName))
+    }
+
+    /// XTWINOPS 23: pop what 22 pushed.
+    mutating func popTitle(which: Int) {
+        guard let entry = titleStack.popLast() else { return }
+        if which != 1 { setTitle(entry.title) }
+        if which != 2 { setIconName(entry.iconName) }
+    }
+
+    // MARK: Colours
+
+    /// OSC 4 ; index ; spec (repeatable): `?` queries, a spec sets.
+    mutating func paletteCommand(_ text: String) {
+        let parts = text.split(separator: ";", omittingEmptySubsequences: false)
+        var index = 0
+        while index + 1 < parts.count {
+            defer { index += 2 }
+            guard let entry = Int(parts[index]), (0...255).contains(entry) else { continue }
+            if parts[index + 1] == "?" {
+                reply("\u{1B}]4;\(entry);\(Self.colorSpec(palette.colors[entry]))\u{1B}\\")
+            } else if let color = Self.parseColor(parts[index + 1]) {
+                palette.colors[entry] = color
+            }
+        }
+    }
+
+    /// OSC 104 ; index… resets entries; with no index, all of them.
+    mutating func resetPaletteCommand(_ text: String) {
+        let entries = text.split(separator: ";").compactMap { Int($0) }.filter { (0...255).contains($0) }
+        if entries.isEmpty {
+            palette.colors = Palette.xterm.colors
+        } else {
+            for entry in entries { palette.colors[entry] = Palette.xterm.colors[entry] }
+        }
+    }
+
+    /// OSC 10/11/12 ; spec…: foreground, background, cursor colour; each
+    /// further parameter moves to the next of the three (xterm).
+    mutating func dynamicColorCommand(_ command: Int, _ text: String) {
+        for (offset, part) in text.split(separator: ";", omittingEmptySubsequences: false).enumerated() {
+            let which = command + offset
+            guard which <= 12 else { break }
+            if part == "?" {
+                let color: RGB
+                switch which {
+                case 10: color = palette.defaultForeground
+                case 11: color = palette.defaultBackground
+                default: color = palette.cursor
+                }
+                reply("\u{1B}]\(which);\(Self.colorSpec(color))\u{1B}\\")
+            } else if let color = Self.parseColor(part) {
+                switch which {
+                case 10: palette.defaultForeground = color
+                case 11: palette.defaultBackground = color
+                default: palette.cursor = color
+                }
+            }
+        }
+    }
+
+    /// xterm's reply form: `rgb:rrrr/gggg/bbbb` (16 bits per channel).
+    static func colorSpec(_ color: RGB) -> String {
+        func channel(_ value: UInt8) -> String {
+            let hex = String(value, radix: 16)
+            let byte = hex.count == 1 ? "0" + hex : hex
+            return byte + byte
+        }
+        return "rgb:\(channel(color.red))/\(channel(color.green))/\(channel(color.blue))"
+    }
+
+    /// Parses XParseColor's numeric forms: `rgb:r/g/b` with 1–4 hex digits
+    /// per channel, and `#rgb`, `#rrggbb`, `#rrrgggbbb`, `#rrrrggggbbbb`.
+    static func parseColor(_ spec: Substring) -> RGB? {
+        func scale(_ digits: Substring) -> UInt8? {
+            guard (1...4).contains(digits.count), let value = Int(digits, radix: 16) else { return nil }
+            let maximum = (1 << (4 * digits.count)) - 1
+            return UInt8((value * 255 + maximum / 2) / maximum)
+        }
+        if spec.hasPrefix("rgb:") {
+            let channels = spec.dropFirst(4).split(separator: "/", omittingEmptySubsequences: false)
+            guard channels.count == 3, let red = scale(channels[0]), let green = scale(channels[1]),
+                let blue = scale(channels[2])
+            else { return nil }
+            return RGB(red, green, blue)
+        }
+        if spec.hasPrefix("#") {
+            let digits = spec.dropFirst()
+            guard digits.count % 3 == 0, (3...12).contains(digits.count) else { return nil }
+            let width = digits.count / 3
+            // "#" forms give the high bits of each channel (XParseColor).
+            let bits = 4 * width
+            var channels: [UInt8] = []
+            var start = digits.startIndex
+            for _ in 0..<3 {
+                let end = digits.index(start, offsetBy: width)
+                guard let value = Int(digits[start..<end], radix: 16) else { return nil }
+                channels.append(UInt8(truncatingIfNeeded: bits < 8 ? value << (8 - bits) : value >> (bits - 8)))
+                start = end
+            }
+            return RGB(channels[0], channels[1], channels[2])
+        }
+        return nil
+    }
+
+    // MARK: Hyperlinks
+
+    /// OSC 8 ; params ; URI: the following characters link to URI (the empty
+    /// URI ends the link). `params` is `key=value` pairs split by `:`; only
+    /// `id` has a meaning.
+    mutating func hyperlinkCommand(_ text: String) {
+        guard let separator = text.firstIndex(of: ";") else { return }
+        let parameters = text[..<separator]
+        let uri = text[text.index(after: separator)...]
+        guard !uri.isEmpty else {
+            penLink = 0
+            return
+        }
+        guard uri.utf8.count <= HyperlinkTable.maxURIBytes else {
+            counters.droppedHyperlinks += 1
+            penLink = 0
+            return
+        }
+        var id: String?
+        for pair in parameters.split(separator: ":") where pair.hasPrefix("id=") {
+            id = String(pair.dropFirst(3))
+        }
+        let link = Hyperlink(uri: String(uri), id: id)
+        if let linkID = hyperlinks.id(for: link) {
+            penLink = linkID
+        } else {
+            compactHyperlinks()
+            penLink = hyperlinks.id(for: link) ?? 0
+        }
+    }
+
+    // MARK: Clipboard
+
+    /// OSC 52 ; selections ; base64 | `?`.
+    mutating func clipboardCommand(_ text: String) {
+        guard let separator = text.firstIndex(of: ";") else { return }
+        var selection = String(text[..<separator])
+        if selection.isEmpty { selection = "s0" }  // xterm's default selection list
+        let payload = text[text.index(after: separator)...]
+        if payload == "?" {
+            if allowsClipboardRead {
+                emit(.clipboardReadRequest(selection: selection))
+            } else {
+                counters.refusedClipboardReads += 1
+            }
+            return
+        }
+        guard let data = Data(base64Encoded: String(payload)) else {
+            counters.unknownSequences += 1
+            return
+        }
+        emit(.clipboardWrite(selection: selection, data: [UInt8](data)))
+    }
+
+    // MARK: Shell integration
+
+    /// OSC 133 ; A | B | C | D [; status]: marks the cursor's row.
+    mutating func semanticMarkCommand(_ text: String) {
+        let parts = text.split(separator: ";", omittingEmptySubsequences: false)
+        guard let kind = parts.first else { return }
+        let mark: SemanticMark
+        switch kind {
+        case "A": mark = .prompt
+        case "B": mark = .input
+        case "C": mark = .output
+        case "D": mark = .commandEnd(exitStatus: parts.count > 1 ? Int(parts[1]) : nil)
+        default: return
+        }
+        active.setMark(cursor.row, mark)
+    }
+}

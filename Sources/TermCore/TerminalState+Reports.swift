@@ -1,0 +1,295 @@
+import VTParser
+
+// Replies to queries (xterm ctlseqs: DA, DSR, DECRQM, DECRQSS, XTVERSION,
+// XTWINOPS, DECRQCRA, OSC colour queries). Replies are collected during a feed
+// and written back by `Terminal` after it, only when the embedder listens.
+
+/// A DCS whose data the terminal collects, with a bound.
+struct DCSRequest {
+    enum Kind { case decrqss, ignored }
+    var kind: Kind
+    var data: [UInt8] = []
+    /// DECRQSS names are at most two bytes (`"q`, ` q`); anything longer is
+    /// not a valid request, so a few bytes bound what is kept.
+    static let maxBytes = 16
+}
+
+extension TerminalState {
+    /// The most reply bytes collected in one feed. A program that floods
+    /// queries (thousands of DSR in one write) gets its first 64 KiB of
+    /// answers; the rest are dropped and counted.
+    static let maxReplyBytesPerFeed = 64 << 10
+    /// The most events collected in one feed; later ones are dropped and counted.
+    static let maxEventsPerFeed = 1024
+
+    mutating func reply(_ text: String) {
+        guard wantsReplies else { return }
+        let bytes = text.utf8
+        guard replies.count + bytes.count <= Self.maxReplyBytesPerFeed else {
+            counters.droppedReplies += 1
+            return
+        }
+        replies.append(contentsOf: bytes)
+    }
+
+    mutating func emit(_ event: TerminalEvent) {
+        guard wantsEvents else { return }
+        guard events.count < Self.maxEventsPerFeed else {
+            counters.droppedEvents += 1
+            return
+        }
+        events.append(event)
+    }
+
+    // MARK: Device attributes and status
+
+    /// DA1 (`CSI c`): a VT420-class terminal (64) with 132 columns (1),
+    /// selective erase (6), ANSI colour (22) and rectangular editing (28).
+    mutating func primaryDeviceAttributes() { reply("\u{1B}[?64;1;6;22;28c") }
+
+    /// DA2 (`CSI > c`): terminal type 1 (VT220), firmware 10, ROM 0.
+    mutating func secondaryDeviceAttributes() { reply("\u{1B}[>1;10;0c") }
+
+    /// DA3 (`CSI = c`): unit id 0.
+    mutating func tertiaryDeviceAttributes() { reply("\u{1B}P!|00000000\u{1B}\\") }
+
+    /// DSR (`CSI Ps n`): 5 status (OK), 6 cursor position (CPR).
+    mutating func deviceStatusReport(_ request: Int) {
+        switch request {
+        case 5: reply("\u{1B}[0n")
+        case 6: reply("\u{1B}[\(reportedRow + 1);\(reportedColumn + 1)R")
+        default: counters.unknownSequences += 1
+        }
+    }
+
+    /// DEC-specific DSR (`CSI ? Ps n`): 6 extended cursor position (DECXCPR),
+    /// 15 printer (none), 25 user-defined keys (locked), 26 keyboard (North American).
+    mutating func decDeviceStatusReport(_ request: Int) {
+        switch request {
+        case 6: reply("\u{1B}[?\(reportedRow + 1);\(reportedColumn + 1);1R")
+        case 15: reply("\u{1B}[?13n")
+        case 25: reply("\u{1B}[?21n")
+        case 26: reply("\u{1B}[?27;1;0;0n")
+        default: counters.unknownSequences += 1
+        }
+    }
+
+    /// The cursor as reports count it: relative to the margins under DECOM.
+    var reportedRow: Int { modes.origin ? cursor.row - scrollTop : cursor.row }
+    var reportedColumn: Int { modes.origin && modes.leftRightMargins ? cursor.col - marginLeft : cursor.col }
+
+    // MARK: Mode reports
+
+    /// DECRQM for ANSI modes (`CSI Ps $ p`): 1 set, 2 reset, 4 permanently
+    /// reset, 0 not recognised.
+    mutating func reportANSIMode(_ mode: Int) {
+        let value: Int
+        switch mode {
+        case 2: value = 4  // KAM: the keyboard is never locked
+        case 4: value = modes.insert ? 1 : 2
+        case 12: value = 4  // SRM: local echo is never done by the terminal
+        case 20: value = modes.newline ? 1 : 2
+        default: value = 0
+        }
+        reply("\u{1B}[\(mode);\(value)$y")
+    }
+
+    /// DECRQM for DEC private modes (`CSI ? Ps $ p`).
+    mutating func reportDECMode(_ mode: Int) {
+        let value: Int
+        if let isSet = decModeState(mode) {
+            value = isSet ? 1 : 2
+        } else {
+            value = 0
+        }
+        reply("\u{1B}[?\(mode);\(value)$y")
+    }
+
+    /// The state of a DEC private mode the terminal implements, or nil.
+    func decModeState(_ mode: Int) -> Bool? {
+        switch mode {
+        case 1: return modes.applicationCursorKeys
+        case 3: return columns == 132
+        case 5: return modes.reverseVideo
+        case 6: return modes.origin
+        case 7: return modes.autowrap
+        case 9: return modes.mouseTracking == .x10
+        case 12: return modes.cursorBlink
+        case 25: return modes.cursorVisible
+        case 40: return modes.allowColumnSwitch
+        case 45: return modes.reverseWrap
+        case 47, 1047: return isAlternateScreen
+        case 66: return modes.applicationKeypad
+        case 69: return modes.leftRightMargins
+        case 1000: return modes.mouseTracking == .normal
+        case 1002: return modes.mouseTracking == .buttonEvent
+        case 1003: return modes.mouseTracking == .anyEvent
+        case 1004: return modes.focusEvents
+        case 1005: return modes.mouseEncoding == .utf8
+        case 1006: return modes.mouseEncoding == .sgr
+        case 1007: return modes.alternateScroll
+        case 1015: return modes.mouseEncoding == .urxvt
+        case 1016: return modes.mouseEncoding == .sgrPixels
+        case 1048: return false  // an action, not a state: reported reset as xterm does
+        case 1049: return isAlternateScreen
+        case 2004: return modes.bracketedPaste
+        case 2026: return modes.synchronizedOutput
+        case 2027: return modes.graphemeClustering
+        default: return nil
+        }
+    }
+
+    // MARK: DECRQSS
+
+    /// Answers `DCS $ q Pt ST` with `DCS 1 $ r <setting> ST`, or
+    /// `DCS 0 $ r ST` for a setting the terminal does not report.
+    mutating func answerStatusString(_ name: [UInt8]) {
+        let request = String(decoding: name, as: UTF8.self)
+        let answer: String?
+        switch request {
+        case "m": answer = sgrDescription(pen) + "m"
+        case "r": answer = "\(scrollTop + 1);\(scrollBottom + 1)r"
+        case "s": answer = "\(marginLeft + 1);\(marginRight + 1)s"
+        case " q": answer = "\(cursorStyleNumber) q"
+        case "\"q": answer = (protectedPen ? "1" : "0") + "\"q"
+        case "\"p": answer = "64;1\"p"  // DECSCL: VT400 level, 7-bit controls
+        case "t": answer = "\(rows)t"  // DECSLPP
+        case "$|": answer = "\(columns)$|"  // DECSCPP
+        case "*|": answer = "\(rows)*|"  // DECSNLS
+        default: answer = nil
+        }
+        if let answer {
+            reply("\u{1B}P1$r\(answer)\u{1B}\\")
+        } else {
+            reply("\u{1B}P0$r\u{1B}\\")
+        }
+    }
+
+    /// DECSCUSR's number for the current cursor style.
+    var cursorStyleNumber: Int {
+        let base: Int
+        switch modes.cursorShape {
+        case .block: base = 1
+        case .underline: base = 3
+        case .bar: base = 5
+        }
+        return modes.cursorBlink ? base : base + 1
+    }
+
+    /// The SGR parameters that recreate `style` after a reset (`0;1;38:2::r:g:b`…).
+    func sgrDescription(_ style: Style) -> String {
+        var parts = ["0"]
+        if style.flags.contains(.bold) { parts.append("1") }
+        if style.flags.contains(.dim) { parts.append("2") }
+        if style.flags.contains(.italic) { parts.append("3") }
+        switch style.underline {
+        case .none: break
+        case .single: parts.append("4")
+        case .double: parts.append("21")
+        case .curly: parts.append("4:3")
+        case .dotted: parts.append("4:4")
+        case .dashed: parts.append("4:5")
+        }
+        if style.flags.contains(.blink) { parts.append("5") }
+        if style.flags.contains(.inverse) { parts.append("7") }
+        if style.flags.contains(.hidden) { parts.append("8") }
+        if style.flags.contains(.strikethrough) { parts.append("9") }
+        if style.flags.contains(.overline) { parts.append("53") }
+        func color(_ color: Color, base: Int, brightBase: Int, extended: Int) -> String? {
+            switch color.kind {
+            case .default: return nil
+            case .indexed(let index) where index < 8 && base >= 0: return String(base + Int(index))
+            case .indexed(let index) where index < 16 && brightBase >= 0: return String(brightBase + Int(index) - 8)
+            case .indexed(let index): return "\(extended):5:\(index)"
+            case .rgb(let red, let green, let blue): return "\(extended):2::\(red):\(green):\(blue)"
+            }
+        }
+        if let fg = color(style.foreground, base: 30, brightBase: 90, extended: 38) { parts.append(fg) }
+        if let bg = color(style.background, base: 40, brightBase: 100, extended: 48) { parts.append(bg) }
+        if let ul = color(style.underlineColor, base: -1, brightBase: -1, extended: 58) { parts.append(ul) }
+        return parts.joined(separator: ";")
+    }
+
+    // MARK: XTVERSION and XTWINOPS
+
+    /// XTVERSION (`CSI > q`): the name and version.
+    mutating func reportVersion() { reply("\u{1B}P>|TermEngine(0.1)\u{1B}\\") }
+
+    /// XTWINOPS (`CSI Ps ; … t`): size reports and the title stack. Window
+    /// manipulation is a front end's business and is ignored; the title is
+    /// never reported (21t), since echoing it lets anyone who can set a title
+    /// type into the shell.
+    mutating func windowOperation(_ sequence: ControlSequence) {
+        switch sequence[0] {
+        case 14:
+            reply("\u{1B}[4;\(rows * cellPixelHeight);\(columns * cellPixelWidth)t")
+        case 16:
+            reply("\u{1B}[6;\(cellPixelHeight);\(cellPixelWidth)t")
+        case 18:
+            reply("\u{1B}[8;\(rows);\(columns)t")
+        case 19:
+            reply("\u{1B}[9;\(rows);\(columns)t")
+        case 22:
+            pushTitle(which: sequence[1])
+        case 23:
+            popTitle(which: sequence[1])
+        default:
+            counters.unknownSequences += 1
+        }
+    }
+
+    // MARK: DECRQCRA
+
+    /// DECRQCRA (`CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y`): a checksum of a
+    /// rectangle, computed as xterm's default (DEC) mode does: each drawn cell
+    /// adds its character code (low 8 bits) plus 0x04 protected, 0x08 hidden,
+    /// 0x10 underlined, 0x20 inverse, 0x40 blinking, 0x80 bold; a plain space
+    /// counts only as a row's first cell; the sum is negated, modulo 2^16.
+    mutating func reportRectangleChecksum(_ sequence: ControlSequence) {
+        let id = sequence[0]
+        guard let area = rectangle(sequence, from: 2) else {
+            reply("\u{1B}P\(id)!~0000\u{1B}\\")
+            return
+        }
+        var total = 0
+        for row in area.top...area.bottom {
+            let cells = active.readRow(row)
+            var first = true
+            for col in area.left...area.right {
+                let cell = cells[col]
+                defer { first = false }
+                if cell.isBlank || cell.width == .wideTail { continue }
+                let style = styles[cell.styleID]
+                var value = cell.isCluster ? Int(clusters[cell.value][0] & 0xFF) : Int(cell.value & 0xFF)
+                if cell.isProtected { value += 0x04 }
+                if style.flags.contains(.hidden) { value += 0x08 }
+                if style.underline != .none { value += 0x10 }
+                if style.flags.contains(.inverse) { value += 0x20 }
+                if style.flags.contains(.blink) { value += 0x40 }
+                if style.flags.contains(.bold) { value += 0x80 }
+                if value == 0x20 && !first { continue }
+                total += value
+            }
+        }
+        let checksum = (-total) & 0xFFFF
+        let hex = String(checksum, radix: 16, uppercase: true)
+        reply("\u{1B}P\(id)!~" + String(repeating: "0", count: 4 - hex.count) + hex + "\u{1B}\\")
+    }
+
+    /// A rectangle from parameters `Pt;Pl;Pb;Pr` starting at `index`
+    /// (1-based, origin-relative under DECOM, defaults the whole page),
+    /// clamped to the screen; nil when empty.
+    func rectangle(_ sequence: ControlSequence, from index: Int) -> (top: Int, left: Int, bottom: Int, right: Int)? {
+        let rowOffset = modes.origin ? scrollTop : 0
+        let colOffset = modes.origin && modes.leftRightMargins ? marginLeft : 0
+        let top = sequence.count(at: index) - 1 + rowOffset
+        let left = sequence.count(at: index + 1) - 1 + colOffset
+        let bottom = (sequence[index + 2] == 0 ? rows : sequence[index + 2] + rowOffset) - 1
+        let right = (sequence[index + 3] == 0 ? columns : sequence[index + 3] + colOffset) - 1
+        let area = (top: top, left: left, bottom: min(bottom, rows - 1), right: min(right, columns - 1))
+        guard area.top <= area.bottom && area.left <= area.right && area.top < rows && area.left < columns else {
+            return nil
+        }
+        return area
+    }
+}

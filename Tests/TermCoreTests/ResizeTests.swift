@@ -1,0 +1,119 @@
+import Testing
+import TermCore
+
+@Suite("Resize and reflow")
+struct ResizeTests {
+    @Test func narrowingRewrapsASoftWrappedLine() {
+        let t = terminal(10, 4, "abcdefghij")
+        t.resize(columns: 4, rows: 4)
+        #expect(t.screenLines == ["abcd", "efgh", "ij", ""])
+        #expect(t.isWrapped(row: 0) && t.isWrapped(row: 1) && !t.isWrapped(row: 2))
+    }
+
+    @Test func wideningJoinsSoftWrappedRows() {
+        let t = terminal(4, 4, "abcdefghij\r\nxy")
+        #expect(t.screenLines == ["abcd", "efgh", "ij", "xy"])
+        t.resize(columns: 10, rows: 4)
+        #expect(t.screenLines == ["abcdefghij", "xy", "", ""])
+        #expect(t.at == [1, 2])
+    }
+
+    @Test func hardLineBreaksStay() {
+        let t = terminal(10, 4, "ab\r\ncd")
+        t.resize(columns: 20, rows: 4)
+        #expect(t.screenLines == ["ab", "cd", "", ""])
+    }
+
+    @Test func cursorStaysOnItsCharacter() {
+        // The cursor is on "g" (row 1, column 2 at width 4).
+        let t = terminal(4, 4, "abcdefghij\(CSI)2;3H")
+        #expect(t.cellAt(1, 2).text == "g")
+        t.resize(columns: 3, rows: 5)
+        #expect(t.cellAt(t.cursor.position.row, t.cursor.position.column).text == "g")
+        t.resize(columns: 12, rows: 5)
+        #expect(t.at == [0, 6])
+    }
+
+    @Test func wideCharacterIsNeverSplit() {
+        let t = terminal(6, 3, "ab漢字")
+        t.resize(columns: 3, rows: 3)
+        // "ab" then 漢 does not fit in the last column: it moves down whole.
+        #expect(t.screenLines == ["ab", "漢", "字"])
+        #expect(t.cellAt(1, 0).width == .wide)
+        t.resize(columns: 6, rows: 3)
+        #expect(t.screenLine(0) == "ab漢字")
+    }
+
+    @Test func shrinkingRowsPushesTopLinesIntoScrollback() {
+        let t = terminal(10, 4, "1\r\n2\r\n3\r\n4")
+        t.resize(columns: 10, rows: 2)
+        #expect(t.screenLines == ["3", "4"])
+        #expect(t.scrollbackLines == ["1", "2"])
+        #expect(t.at == [1, 1])
+    }
+
+    @Test func growingRowsPullsLinesBackFromScrollback() {
+        let t = terminal(10, 2, "1\r\n2\r\n3\r\n4")
+        #expect(t.scrollbackLines == ["1", "2"])
+        t.resize(columns: 10, rows: 4)
+        #expect(t.screenLines == ["1", "2", "3", "4"])
+        #expect(t.scrollbackCount == 0)
+        #expect(t.at == [3, 1])
+    }
+
+    @Test func blankRowsBelowTheCursorAreDroppedFirst() {
+        let t = terminal(10, 5, "a\r\nb")
+        t.resize(columns: 10, rows: 2)
+        #expect(t.screenLines == ["a", "b"])
+        #expect(t.scrollbackCount == 0)
+    }
+
+    @Test func scrollbackLinesReflowToo() {
+        let t = terminal(4, 2, "abcdefgh\r\nx\r\ny")
+        #expect(t.scrollbackLines == ["abcd", "efgh"])
+        t.resize(columns: 8, rows: 2)
+        #expect(t.scrollbackLines == ["abcdefgh"])
+        #expect(t.screenLines == ["x", "y"])
+    }
+
+    @Test func alternateScreenIsNotReflowed() {
+        let t = terminal(10, 3, "\(CSI)?1049habcdefghij")
+        t.resize(columns: 5, rows: 3)
+        #expect(t.screenLines == ["abcde", "", ""])
+        t.feed("\(CSI)?1049l")
+        #expect(t.screenLines == ["", "", ""])
+    }
+
+    @Test func primaryReflowsWhileTheAlternateScreenIsShown() {
+        let t = terminal(10, 3, "abcdefghij\(CSI)?1049h")
+        t.resize(columns: 5, rows: 3)
+        t.feed("\(CSI)?1049l")
+        #expect(t.screenLines == ["abcde", "fghij", ""])
+    }
+
+    @Test func marginsResetOnResize() {
+        let t = terminal(10, 5, "\(CSI)2;3r")
+        t.resize(columns: 10, rows: 6)
+        t.feed("\(CSI)6;1Hx\n")
+        // The region is the whole screen again: LF at the bottom scrolls it.
+        #expect(t.screenLine(4) == "x")
+    }
+
+    @Test func cellsKeepTheirStyles() {
+        let t = terminal(4, 3, "\(CSI)31mabcdef")
+        t.resize(columns: 3, rows: 3)
+        #expect(t.cellAt(1, 0).text == "d")
+        #expect(t.cellAt(1, 0).style.foreground == .indexed(1))
+    }
+
+    @Test func resizeOf10000LinesOfScrollbackWorks() {
+        var input = ""
+        for line in 0..<12_000 { input += "line \(line) " + String(repeating: "x", count: line % 150) + "\r\n" }
+        let t = Terminal(columns: 200, rows: 50, scrollback: 10_000)
+        t.feed(input)
+        t.resize(columns: 80, rows: 24)
+        #expect(t.scrollbackCount == 10_000)
+        t.resize(columns: 200, rows: 50)
+        #expect(t.screenLine(48).hasPrefix("line 11999"))
+    }
+}
