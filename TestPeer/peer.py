@@ -435,6 +435,9 @@ async def main():
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(args.tls_cert, args.tls_key)
 
+    # A parent may start us with signals blocked (Foundation's Process does):
+    # unblock them so that SIGTERM ends the peer and its shells.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     stop = asyncio.get_running_loop().create_future()
     for sig in (signal.SIGTERM, signal.SIGINT):
         asyncio.get_running_loop().add_signal_handler(sig, lambda: stop.done() or stop.set_result(None))
@@ -448,8 +451,12 @@ async def main():
             peer.allowed = {"%s://127.0.0.1:%d" % (scheme, port), "%s://localhost:%d" % (scheme, port)}
         print("PEER-PORT %d" % port, flush=True)
         await stop
+        # Kill the shells and leave at once, without a graceful close that
+        # could wait on clients.
         for session in list(peer.sessions.values()):
             session.kill()
+        sys.stdout.flush()
+        os._exit(0)
 
 
 if __name__ == "__main__":

@@ -339,6 +339,8 @@ public actor AttachSession {
             if awaitingReplay {
                 awaitingReplay = false
                 terminal.reset()
+                // reset() also forgets that replies are wanted: set the receiver again.
+                terminal.writeBack = terminal.writeBack
                 terminal.feed(bytes)
                 _ = replies.take()
                 eventSink.yield(.replayed(byteCount: bytes.count))

@@ -50,10 +50,7 @@ final class TestPeer: @unchecked Sendable {
             }
         }
         guard let found else {
-            if process.isRunning {
-                kill(process.processIdentifier, SIGTERM)
-                process.waitUntilExit()
-            }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             throw TestFailure("the test peer did not start (output: \(text)); run scripts/setup.sh")
         }
         port = found
@@ -64,8 +61,17 @@ final class TestPeer: @unchecked Sendable {
     /// Ends the peer by its PID (it kills its shells on SIGTERM).
     func stop() {
         guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        let pid = process.processIdentifier
+        kill(pid, SIGTERM)
+        // Bounded: 5 s for a clean exit, then SIGKILL. (Process.waitUntilExit
+        // spins a run loop off the main thread.)
+        var status: Int32 = 0
+        for _ in 0..<500 {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid || (result < 0 && errno == ECHILD) { return }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
     }
 
     var baseURL: String { "\(scheme)://127.0.0.1:\(port)" }
