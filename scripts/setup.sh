@@ -20,12 +20,12 @@ if [ ${#need[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-# The attach test peer (TestPeer/peer.py) needs websockets >= 14 (its asyncio
-# server with HTTP methods other than GET reaching process_request).
-if ! python3 -c "import websockets.asyncio.server" >/dev/null 2>&1; then
+# The attach test peer (TestPeer/peer.py) needs websockets >= 17: its asyncio
+# server hands requests with other methods than GET (DELETE) to process_request.
+if ! python3 -c "import sys, websockets.asyncio.server as s, websockets; sys.exit(int(websockets.__version__.split('.')[0]) < 17)" >/dev/null 2>&1; then
     echo "setup: installing the Python package websockets" >&2
-    python3 -m pip install --quiet "websockets>=14" 2>/dev/null \
-        || python3 -m pip install --quiet --break-system-packages "websockets>=14"
+    python3 -m pip install --quiet "websockets>=17" 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages "websockets>=17"
 fi
 
 command -v swift >/dev/null 2>&1 || { echo "setup: swift is not on PATH (Swift 6 toolchain required)" >&2; exit 1; }

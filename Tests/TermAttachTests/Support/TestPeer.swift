@@ -89,7 +89,10 @@ final class TestPeer: @unchecked Sendable {
     static func checkPrerequisites() throws {
         let check = Process()
         check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = ["python3", "-c", "import websockets.asyncio.server"]
+        check.arguments = [
+            "python3", "-c",
+            "import sys, websockets, websockets.asyncio.server; sys.exit(int(websockets.__version__.split('.')[0]) < 17)",
+        ]
         check.standardError = FileHandle(forWritingAtPath: "/dev/null")
         do {
             try check.run()
@@ -98,7 +101,7 @@ final class TestPeer: @unchecked Sendable {
         }
         check.waitUntilExit()
         guard check.terminationStatus == 0 else {
-            throw TestFailure("the Python package websockets (>= 14) is missing: run scripts/setup.sh")
+            throw TestFailure("the Python package websockets (>= 17) is missing or too old: run scripts/setup.sh")
         }
     }
 }
