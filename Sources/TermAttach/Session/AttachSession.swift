@@ -341,11 +341,11 @@ public actor AttachSession {
                 terminal.reset()
                 // reset() also forgets that replies are wanted: set the receiver again.
                 terminal.writeBack = terminal.writeBack
-                terminal.feed(bytes)
+                bytes.withUnsafeBufferPointer { terminal.feed($0) }
                 _ = replies.take()
                 eventSink.yield(.replayed(byteCount: bytes.count))
             } else {
-                terminal.feed(bytes)
+                bytes.withUnsafeBufferPointer { terminal.feed($0) }
                 try await forwardReplies(on: channel)
             }
             screenSink.yield()

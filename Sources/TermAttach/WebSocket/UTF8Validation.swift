@@ -1,9 +1,9 @@
 /// Strict UTF-8 validation (RFC 3629: no overlongs, no surrogates, nothing
 /// past U+10FFFF), as RFC 6455 §8.1 requires of every text message.
-enum UTF8Validation {
+public enum UTF8Validation {
     /// True when `bytes` is well-formed UTF-8.
     /// - Complexity: O(n); ASCII runs are checked eight bytes at a time.
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
         var index = 0
@@ -41,5 +41,6 @@ enum UTF8Validation {
         return true
     }
 
-    static func isValid(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer { isValid($0) } }
+    /// True when `bytes` is well-formed UTF-8.
+    public static func isValid(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer { isValid($0) } }
 }
