@@ -6,6 +6,8 @@ let usage = """
     usage:
       \(DumpCommand.usage)
       \(ReplayCommand.usage)
+      \(SessionsCommand.usage)
+      \(AttachCommand.usage)
     """
 
 func runCommandLine() -> Int32 {
@@ -15,6 +17,8 @@ func runCommandLine() -> Int32 {
         switch command {
         case "dump": try DumpCommand.run(&arguments)
         case "replay": try ReplayCommand.run(&arguments)
+        case "sessions": try SessionsCommand.run(&arguments)
+        case "attach": try AttachCommand.run(&arguments)
         case "help", "--help", "-h":
             print(usage)
         default:
