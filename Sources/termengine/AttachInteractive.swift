@@ -94,16 +94,16 @@ enum Interactive {
         func statusLine(width: Int) -> String {
             var parts = [connection]
             if let status { parts.append(status.state.rawValue + (status.detail.map { " \($0)" } ?? "")) }
-            if let gate {
-                let kind = gate.kind?.rawValue ?? "?"
-                let keys = gate.kind == .plan ? "a=approve+acceptEdits d=approve r=reject" : "a=approve r=reject"
-                parts.append("! \(kind) gate #\(gate.epoch): ^] then \(keys)")
-            }
             if let telemetry {
                 var text = [telemetry.costUsd.map { String(format: "$%.2f", $0) }, telemetry.contextUsedPct.map { String(format: "ctx %.0f%%", $0) }]
                     .compactMap { $0 }.joined(separator: " ")
                 if telemetry.isStale(nowMilliseconds: Int(Date().timeIntervalSince1970 * 1000)) { text += " (stale)" }
                 if !text.isEmpty { parts.append(text) }
+            }
+            if let gate {
+                let kind = gate.kind?.rawValue ?? "?"
+                let keys = gate.kind == .plan ? "a=acceptEdits d=default r=reject" : "a=approve r=reject"
+                parts.append("! \(kind) gate #\(gate.epoch): ^] \(keys)")
             }
             if chordArmed { parts.append("gate key?") }
             parts.append("^\\ detach")

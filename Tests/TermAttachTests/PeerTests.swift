@@ -41,10 +41,12 @@ struct PeerTests {
     static func waitFor(
         _ iterator: inout AsyncStream<AttachSession.Event>.Iterator, _ predicate: (AttachSession.Event) -> Bool
     ) async throws -> AttachSession.Event {
+        var seen: [AttachSession.Event] = []
         while let event = await iterator.next() {
             if predicate(event) { return event }
+            seen.append(event)
         }
-        throw TestFailure("the event stream ended without the event")
+        throw TestFailure("the event stream ended without the event; saw \(seen)")
     }
 
     @Test func `new session, echo hi, output seen; resize reaches the PTY`() async throws {

@@ -116,7 +116,6 @@ final class TCPSocket: ByteStream {
                     throw AttachError.timeout(what: "waiting for the server", seconds: 0)
                 }
             default:
-                if isShutDown.load(ordering: .relaxed) { throw AttachError.closedLocally }
                 throw AttachError.connectionLost(String(cString: strerror(errno)))
             }
         }
@@ -142,7 +141,6 @@ final class TCPSocket: ByteStream {
                     throw AttachError.timeout(what: "sending to the server", seconds: 0)
                 }
             default:
-                if isShutDown.load(ordering: .relaxed) { throw AttachError.closedLocally }
                 throw AttachError.connectionLost(String(cString: strerror(errno)))
             }
         }

@@ -173,13 +173,14 @@ final class WebSocketConnection: MessageChannel {
     private func sendFrame(_ frame: [UInt8]) async throws(AttachError) {
         if closing.load(ordering: .relaxed) { throw AttachError.closedLocally }
         let result: Result<Void, AttachError> = await withCheckedContinuation { continuation in
-            writer.async { [stream] in
+            writer.async { [self] in
                 let deadline = ContinuousClock.now.advanced(by: Self.writeTimeout)
                 do throws(AttachError) {
                     try stream.write(frame, deadline: deadline)
                     continuation.resume(returning: .success(()))
                 } catch {
-                    continuation.resume(returning: .failure(error))
+                    // After a local close a failed write is that close, not a loss.
+                    continuation.resume(returning: .failure(self.closing.load(ordering: .relaxed) ? .closedLocally : error))
                 }
             }
         }
