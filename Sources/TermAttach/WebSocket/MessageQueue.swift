@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+
 
 /// The hand-over from a connection's reader thread to the async consumer.
 ///
@@ -18,7 +18,7 @@ final class MessageQueue: Sendable {
 
     /// Bytes of messages that may wait before the reader blocks.
     let byteLimit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let space = DispatchSemaphore(value: 0)
 
     init(byteLimit: Int) { self.byteLimit = byteLimit }
