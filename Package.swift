@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "VTParser", targets: ["VTParser"]),
         .library(name: "TermCore", targets: ["TermCore"]),
         .executable(name: "termengine", targets: ["termengine"]),
+        .library(name: "TermRender", targets: ["TermRender"]),
+        .executable(name: "render-bench", targets: ["RenderBench"]),
+        .executable(name: "resize-bench", targets: ["ResizeBench"]),
         .library(name: "TermAttach", targets: ["TermAttach"]),
     ],
     targets: [
@@ -19,7 +22,13 @@ let package = Package(
             providers: [.apt(["libutf8proc-dev"]), .brew(["utf8proc"])]
         ),
         .target(name: "TermCore", dependencies: ["VTParser", "CUTF8Proc"]),
-        .executableTarget(name: "termengine", dependencies: ["TermCore", "TermAttach"]),
+        .executableTarget(name: "termengine", dependencies: ["TermCore", "TermRender", "TermAttach"]),
+        // PNG thumbnails deflate through the system zlib (Debian: zlib1g-dev).
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .target(name: "TermRender", dependencies: ["TermCore", "CZlib"]),
+        .executableTarget(name: "RenderBench", dependencies: ["TermCore", "TermRender"], path: "Benchmarks/RenderBench"),
+        .executableTarget(name: "ResizeBench", dependencies: ["TermCore"], path: "Benchmarks/ResizeBench"),
+        .testTarget(name: "TermRenderTests", dependencies: ["TermRender", "TermCore"]),
         // TermAttach is the only module that touches the network. On Linux its
         // TLS goes through the system OpenSSL (Debian: libssl-dev) behind a
         // small C shim; Apple platforms use the system's own stack instead.
@@ -29,7 +38,7 @@ let package = Package(
         ),
         .target(
             name: "TermAttach",
-            dependencies: ["TermCore", .target(name: "CTLSShim", condition: .when(platforms: [.linux]))]
+            dependencies: ["TermCore", "TermRender", .target(name: "CTLSShim", condition: .when(platforms: [.linux]))]
         ),
         .testTarget(name: "TermAttachTests", dependencies: ["TermAttach", "TermCore"]),
         .executableTarget(

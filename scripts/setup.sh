@@ -5,6 +5,7 @@ set -euo pipefail
 
 need=()
 [ -f /usr/include/utf8proc.h ] || need+=(libutf8proc-dev)
+[ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 # TermAttach: OpenSSL for wss:// (libssl-dev), the openssl command for the

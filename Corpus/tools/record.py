@@ -66,7 +66,33 @@ FIXED_MTIME = 1577934245
 MAX_RECORDING_BYTES = 300 * 1024
 MAX_TOTAL_BYTES = 2 * 1024 * 1024
 
-# Queries we must answer or some programs stall waiting for the terminal.
+# The engine that answers the programs' queries (DA, DSR/CPR, DECRQM, colour
+# queries…) through `termengine respond`, so they talk to TermEngine as to a
+# terminal. Set by main(); without it the fixed answers below are used.
+ENGINE: Path | None = None
+
+
+class Responder:
+    """`termengine respond`: fed each chunk of output, returns the replies."""
+
+    def __init__(self, engine: Path):
+        self.proc = subprocess.Popen([str(engine), "respond", "--cols", str(COLS), "--rows", str(ROWS)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def feed(self, data: bytes) -> bytes:
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(struct.pack(">I", len(data)) + data)
+        self.proc.stdin.flush()
+        (length,) = struct.unpack(">I", self.proc.stdout.read(4))
+        return self.proc.stdout.read(length)
+
+    def close(self) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=10)
+
+
+# Without an engine: queries we must answer or some programs stall waiting for the terminal.
 # The cursor position reply is deliberately fixed (bottom-left) instead of
 # tracked: only vim asks here, for its ambiguous-width and xterm-compat
 # probes, and it acts only on replies for the rows it probed (2 and 3), so
@@ -127,6 +153,7 @@ class Session:
         # see EOF (EIO) when the program exits.
         os.close(slave)
         self.master = master
+        self.responder = Responder(ENGINE) if ENGINE else None
         Session.live.add(self)
 
     # -- reading ---------------------------------------------------------
@@ -148,7 +175,13 @@ class Session:
             self.eof = True
             return False
         self.output += data
-        self._answer_queries()
+        if self.responder:
+            replies = self.responder.feed(data)
+            if replies:
+                self._write(replies)
+                self.answered["engine replies"] = self.answered.get("engine replies", 0) + 1
+        else:
+            self._answer_queries()
         return True
 
     def _answer_queries(self) -> None:
@@ -242,6 +275,8 @@ class Session:
                 pass
         self.proc.wait()
         os.close(self.master)
+        if self.responder:
+            self.responder.close()
         Session.live.discard(self)
 
 
@@ -261,6 +296,8 @@ def program_env(extra: dict[str, str] | None) -> dict[str, str]:
         "XDG_CONFIG_HOME": str(HOME / ".config"),
         "XDG_DATA_HOME": str(HOME / ".local/share"),
         "XDG_CACHE_HOME": str(HOME / ".cache"),
+        # Otherwise fish falls back to a runtime dir in /tmp that outlives us.
+        "XDG_RUNTIME_DIR": str(HOME / ".run"),
         "LESSHISTFILE": "-",
     }
     env.update(extra or {})
@@ -327,6 +364,7 @@ def make_fixtures() -> None:
         shutil.rmtree(WORKDIR)
     for sub in (HOME, HOME / ".config", HOME / ".local/share", HOME / ".cache"):
         sub.mkdir(parents=True)
+    (HOME / ".run").mkdir(mode=0o700)
 
     (WORKDIR / "notes.txt").write_text("\n".join(notes_lines()) + "\n")
     (WORKDIR / "long.txt").write_text("\n".join(pager_lines()) + "\n")
@@ -638,7 +676,8 @@ def record(name: str) -> list[Path]:
         notes.append("ignored " + ", ".join(f"{k} x{v}" for k, v in session.ignored.items()))
     for path in paths:
         print(f"recorded {path.name}: {path.stat().st_size} bytes")
-    print(f"  {name}: {time.monotonic() - started:.1f}s" + ("; " + "; ".join(notes) if notes else ""))
+    summary = f"  {name}: {time.monotonic() - started:.1f}s"
+    print("; ".join([summary, *notes]))
     return paths
 
 
@@ -648,7 +687,16 @@ def main() -> int:
     parser.add_argument("--list", action="store_true", help="list recipes and exit")
     parser.add_argument("--no-reference", action="store_true",
                         help="do not run tmux_reference.py on the new recordings")
+    parser.add_argument("--engine", type=Path,
+                        help="termengine binary that answers the programs' queries "
+                             "(default: .build/release/termengine, then .build/debug)")
     args = parser.parse_args()
+
+    global ENGINE
+    candidates = [args.engine] if args.engine else [TOOLS.parent.parent / ".build/release/termengine",
+                                                   TOOLS.parent.parent / ".build/debug/termengine"]
+    ENGINE = next((path for path in candidates if path and path.is_file()), None)
+    print(f"queries answered by {ENGINE or 'fixed replies (no engine found)'}")
 
     if args.list:
         for name, (_, snaps) in RECIPES.items():

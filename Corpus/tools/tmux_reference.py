@@ -94,7 +94,8 @@ def reference(path: Path, cols: int = 80, rows: int = 24) -> dict:
     args = ["start-server"]
     for option in SERVER_OPTIONS:
         args += [";", *option]
-    args += [";", "new-session", "-d", "-s", "ref", "-x", str(cols), "-y", str(rows), "--", *command]
+    args += [";", "new-session", "-d", "-s", "ref", "-x", str(cols), "-y", str(rows),
+             "--", *command]
     tmux(socket, *args)
     try:
         deadline = time.monotonic() + 30 + size / 50_000

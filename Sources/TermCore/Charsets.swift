@@ -40,14 +40,25 @@ enum Charset: UInt8 {
 
 /// G0–G3 and which of them is invoked into GL.
 struct CharsetState: Equatable {
-    var designations: [Charset] = [.ascii, .ascii, .ascii, .ascii]
+    var designations: [Charset] = [.ascii, .ascii, .ascii, .ascii] {
+        didSet { updatePlainASCII() }
+    }
     /// The set invoked into GL (SI: 0, SO: 1, LS2: 2, LS3: 3).
-    var gl = 0
+    var gl = 0 {
+        didSet { updatePlainASCII() }
+    }
     /// A single shift (SS2/SS3) waiting for the next character, or nil.
-    var singleShift: Int? = nil
+    var singleShift: Int? = nil {
+        didSet { updatePlainASCII() }
+    }
 
-    /// True when printable ASCII prints as itself (the fast path).
-    var isPlainASCII: Bool { designations[gl] == .ascii && singleShift == nil }
+    /// True when printable ASCII prints as itself (the fast path), kept up to
+    /// date on every change so that printing reads one flag.
+    private(set) var isPlainASCII = true
+
+    private mutating func updatePlainASCII() {
+        isPlainASCII = designations[gl] == .ascii && singleShift == nil
+    }
 
     /// The scalar for the next printable ASCII byte; consumes a single shift.
     mutating func map(_ byte: UInt8) -> UInt32 {

@@ -10,6 +10,15 @@ struct RowFlags: OptionSet {
     /// The row's text continues on the next row (it was soft-wrapped by
     /// autowrap), so text extraction and reflow join them.
     static let wrapped = RowFlags(rawValue: 1 << 0)
+    /// DECDWL: each character is shown twice as wide; only the left half of
+    /// the columns can hold characters.
+    static let doubleWidth = RowFlags(rawValue: 1 << 1)
+    /// DECDHL top half (also double width).
+    static let doubleHeightTop = RowFlags(rawValue: 1 << 2)
+    /// DECDHL bottom half (also double width).
+    static let doubleHeightBottom = RowFlags(rawValue: 1 << 3)
+    /// Any of the double-size attributes.
+    static let doubleSize: RowFlags = [.doubleWidth, .doubleHeightTop, .doubleHeightBottom]
 }
 
 /// The memory behind a grid: one allocation of cells for every row slot, the
@@ -124,7 +133,9 @@ struct Grid {
     func mark(_ row: Int) -> SemanticMark? { storage.marks[slot(atPosition: zero + historyCount + row)] }
 
     func setMark(_ row: Int, _ mark: SemanticMark?) {
-        storage.marks[slot(atPosition: zero + historyCount + row)] = mark
+        let slot = slot(atPosition: zero + historyCount + row)
+        storage.marks[slot] = mark
+        storage.generations[slot] = generation
     }
 
     /// The OSC 133 mark of scrollback line `index`.
@@ -155,21 +166,34 @@ struct Grid {
     @inline(__always)
     func clearRow(_ row: Int, with cell: Cell) {
         let slot = slot(atPosition: zero + historyCount + row)
-        (storage.cells + slot * columns).update(repeating: cell, count: columns)
+        Self.fill(storage.cells + slot * columns, with: cell, count: columns)
         storage.flags[slot] = []
         storage.marks[slot] = nil
         storage.generations[slot] = generation
     }
 
+    /// Fills cells: `memset` for the empty cell (all zero bits), else
+    /// 64-bit stores.
+    @inline(__always)
+    static func fill(_ cells: UnsafeMutablePointer<Cell>, with cell: Cell, count: Int) {
+        if cell == .empty {
+            memset(cells, 0, count * MemoryLayout<Cell>.stride)
+        } else {
+            let word = unsafeBitCast(cell, to: UInt64.self)
+            let raw = UnsafeMutableRawPointer(cells)
+            for index in 0..<count { raw.storeBytes(of: word, toByteOffset: index * 8, as: UInt64.self) }
+        }
+    }
+
     /// Scrolls rows `top...bottom` up by `count`; blank rows (`fill`) enter at
-    /// the bottom. With `intoHistory`, when the region is the whole screen,
-    /// the rows leaving the top become scrollback lines (dropped at once when
-    /// the grid keeps none).
+    /// the bottom. With `intoHistory`, when the region starts at the top row,
+    /// the rows leaving it become scrollback lines (dropped at once when the
+    /// grid keeps none), as xterm does for a region with top margin 1.
     mutating func scrollUp(top: Int, bottom: Int, count: Int, fill: Cell, intoHistory: Bool) {
         let height = bottom - top + 1
         let count = min(count, height)
         guard count > 0 else { return }
-        if intoHistory && top == 0 && bottom == rows - 1 {
+        if intoHistory && top == 0 {
             for _ in 0..<count {
                 if historyCount < scrollbackLimit {
                     historyCount += 1
@@ -177,11 +201,27 @@ struct Grid {
                     zero = zero + 1 == storage.slotCount ? 0 : zero + 1
                 }
                 clearRow(rows - 1, with: fill)
+                // A region that ends above the last row: the rows below it
+                // moved up with the rest and go back down, and the blank row
+                // takes the region's bottom.
+                if bottom < rows - 1 { rotate(top: bottom, bottom: rows - 1, by: rows - 1 - bottom) }
             }
             return
         }
         rotate(top: top, bottom: bottom, by: count)
         for row in (bottom - count + 1)...bottom { clearRow(row, with: fill) }
+    }
+
+    /// The common case of `scrollUp`: the whole screen up one line into the
+    /// scrollback (a line feed at the bottom with no margins set).
+    @inline(__always)
+    mutating func scrollWholeScreenUpOneLine(fill: Cell) {
+        if historyCount < scrollbackLimit {
+            historyCount += 1
+        } else {
+            zero = zero + 1 == storage.slotCount ? 0 : zero + 1
+        }
+        clearRow(rows - 1, with: fill)
     }
 
     /// Scrolls rows `top...bottom` down by `count`; blank rows enter at the top.

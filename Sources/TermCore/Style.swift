@@ -92,27 +92,72 @@ public struct Style: Hashable, Sendable {
 /// Interns styles: each distinct style is stored once and cells refer to it by
 /// a 16-bit id. Id 0 is always the default style, so a default cell needs no
 /// lookup at all.
+///
+/// The index is an open-addressing table keyed by the style packed into two
+/// words with a multiplicative hash: SGR-heavy output looks a style up for
+/// every colour change, and `Hasher` (SipHash) was a fifth of that cost.
 struct StyleTable {
     /// Ids are 16 bits; the table holds at most this many styles before the
-    /// terminal compacts it (see `Terminal.compactStyles`).
+    /// terminal compacts it (see `TerminalState.compactStyles`).
     static let capacity = Int(UInt16.max) + 1
 
     private(set) var styles: [Style] = [Style()]
-    private var ids: [Style: UInt16] = [Style(): 0]
+    /// Slots hold id + 1 (0 = empty); the table is at most half full.
+    private var slots: [UInt32] = [UInt32](repeating: 0, count: 256)
+    private var mask = 255
+
+    init() { insertIntoIndex(id: 0) }
 
     var count: Int { styles.count }
     var isFull: Bool { styles.count >= Self.capacity }
 
     subscript(id: UInt16) -> Style { styles[Int(id)] }
 
+    @inline(__always)
+    static func packed(_ style: Style) -> (UInt64, UInt64) {
+        (
+            UInt64(style.foreground.packed) | UInt64(style.background.packed) << 32,
+            UInt64(style.underlineColor.packed) | UInt64(style.flags.rawValue) << 32
+                | UInt64(style.underline.rawValue) << 48
+        )
+    }
+
+    @inline(__always)
+    static func hash(_ key: (UInt64, UInt64)) -> Int {
+        let mixed = (key.0 &* 0x9E37_79B9_7F4A_7C15) ^ (key.1 &* 0xC2B2_AE3D_27D4_EB4F)
+        return Int(truncatingIfNeeded: mixed ^ (mixed >> 29))
+    }
+
     /// The id of `style`, adding it if new; nil when the table is full.
     mutating func id(for style: Style) -> UInt16? {
-        if let id = ids[style] { return id }
+        let key = Self.packed(style)
+        var slot = Self.hash(key) & mask
+        while slots[slot] != 0 {
+            let id = Int(slots[slot] - 1)
+            if Self.packed(styles[id]) == key { return UInt16(id) }
+            slot = (slot + 1) & mask
+        }
         guard !isFull else { return nil }
-        let id = UInt16(styles.count)
+        let id = styles.count
         styles.append(style)
-        ids[style] = id
-        return id
+        if styles.count * 2 > slots.count {
+            rebuildIndex(capacity: slots.count * 2)
+        } else {
+            slots[slot] = UInt32(id + 1)
+        }
+        return UInt16(id)
+    }
+
+    private mutating func insertIntoIndex(id: Int) {
+        var slot = Self.hash(Self.packed(styles[id])) & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = UInt32(id + 1)
+    }
+
+    private mutating func rebuildIndex(capacity: Int) {
+        slots = [UInt32](repeating: 0, count: capacity)
+        mask = capacity - 1
+        for id in styles.indices { insertIntoIndex(id: id) }
     }
 
     /// Keeps only the styles `isUsed` says are referenced; returns the map from
@@ -120,14 +165,14 @@ struct StyleTable {
     mutating func compact(keeping isUsed: [Bool]) -> [UInt16] {
         var remap = [UInt16](repeating: 0, count: styles.count)
         var kept: [Style] = [Style()]
-        var keptIDs: [Style: UInt16] = [Style(): 0]
         for id in 1..<styles.count where isUsed[id] {
             remap[id] = UInt16(kept.count)
-            keptIDs[styles[id]] = UInt16(kept.count)
             kept.append(styles[id])
         }
         styles = kept
-        ids = keptIDs
+        var capacity = 256
+        while capacity < styles.count * 2 { capacity *= 2 }
+        rebuildIndex(capacity: capacity)
         return remap
     }
 }

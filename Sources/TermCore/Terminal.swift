@@ -54,6 +54,15 @@ public final class Terminal {
 
     var parser = VTParser()
     var state: TerminalState
+    /// Rows copied for earlier snapshots, by grid slot, reused while the
+    /// slot's change stamp is the same; one cache per screen.
+    var primaryRowCache: [(row: SnapshotRow, generation: UInt32)?] = []
+    var alternateRowCache: [(row: SnapshotRow, generation: UInt32)?] = []
+    /// The last snapshot, returned as is when nothing changed since.
+    var lastSnapshot: Snapshot?
+    var changedSinceSnapshot = true
+    /// `state.tablesEpoch` when the caches were filled.
+    var cachedTablesEpoch = 0
 
     /// A terminal with a blank screen.
     /// - Parameters:
@@ -74,12 +83,14 @@ public final class Terminal {
     /// ``writeBack`` and the events to ``onEvent``.
     /// - Complexity: O(n) in the number of bytes.
     public func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
+        changedSinceSnapshot = true
         parser.feed(bytes, into: &state)
         deliver()
     }
 
     /// Processes output bytes from any contiguous collection.
     public func feed<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        changedSinceSnapshot = true
         parser.feed(bytes, into: &state)
         deliver()
     }
@@ -118,7 +129,10 @@ public final class Terminal {
     /// them (OSC 4/10/11/12); the embedder sets its theme here.
     public var palette: Palette {
         get { state.palette }
-        set { state.palette = newValue }
+        set {
+            state.palette = newValue
+            changedSinceSnapshot = true
+        }
     }
 
     /// The pixel size of a cell, reported by XTWINOPS 14 and 16.
@@ -150,6 +164,9 @@ public final class Terminal {
     /// default modes, styles and charsets; the size is kept. This is how a
     /// replay replaces what was shown before.
     public func reset() {
+        changedSinceSnapshot = true
+        primaryRowCache = []
+        alternateRowCache = []
         state = TerminalState(columns: columns, rows: rows, scrollback: state.primary.scrollbackLimit)
         parser = VTParser()
     }
@@ -164,7 +181,94 @@ public final class Terminal {
     public func resize(columns: Int, rows: Int) {
         precondition(Limits.dimensions.contains(columns), "columns must be 1…1000, got \(columns)")
         precondition(Limits.dimensions.contains(rows), "rows must be 1…1000, got \(rows)")
+        changedSinceSnapshot = true
+        primaryRowCache = []
+        alternateRowCache = []
         state.resize(columns: columns, rows: rows)
+    }
+
+    // MARK: Snapshots
+
+    /// An immutable, `Sendable` picture of the screen for drawing on another
+    /// thread, with the scrollback lines in `scrollback` (clamped to what
+    /// exists) copied in as well.
+    ///
+    /// - Complexity: O(1) when nothing changed since the last snapshot with
+    ///   the same scrollback range; otherwise O(rows) plus O(columns) for
+    ///   each row that changed.
+    public func snapshot(scrollback: Range<Int> = 0..<0) -> Snapshot {
+        let history = state.primary.historyCount
+        let range = min(scrollback.lowerBound, history)..<min(scrollback.upperBound, history)
+        if !changedSinceSnapshot, let last = lastSnapshot, last.scrollbackRange == range { return last }
+        if cachedTablesEpoch != state.tablesEpoch {
+            primaryRowCache = []
+            alternateRowCache = []
+            cachedTablesEpoch = state.tablesEpoch
+        }
+        let isAlternate = state.isAlternateScreen
+        // Take the cache out (no copy-on-write copy), put it back below.
+        var cache: [(row: SnapshotRow, generation: UInt32)?]
+        if isAlternate {
+            cache = alternateRowCache
+            alternateRowCache = []
+        } else {
+            cache = primaryRowCache
+            primaryRowCache = []
+        }
+        if cache.count != state.active.storage.slotCount {
+            cache = [(row: SnapshotRow, generation: UInt32)?](repeating: nil, count: state.active.storage.slotCount)
+        }
+        var screenRows: [SnapshotRow] = []
+        screenRows.reserveCapacity(rows)
+        for row in 0..<rows {
+            let (slot, generation) = state.active.slotAndGeneration(row)
+            if let cached = cache[slot], cached.generation == generation {
+                screenRows.append(cached.row)
+                continue
+            }
+            let copy = makeRow(state.active.readRow(row), flags: state.active.flags(row), mark: state.active.mark(row))
+            cache[slot] = (copy, generation)
+            screenRows.append(copy)
+        }
+        var scrollbackRows: [SnapshotRow] = []
+        if !range.isEmpty {
+            let primary = state.primary
+            scrollbackRows.reserveCapacity(range.count)
+            for index in range {
+                scrollbackRows.append(
+                    makeRow(
+                        UnsafePointer(primary.historyRow(index)), flags: primary.historyFlags(index),
+                        mark: primary.historyMark(index)))
+            }
+        }
+        // Writes after this point get a new stamp, so the cache sees them.
+        state.active.advanceGeneration()
+        if isAlternate { alternateRowCache = cache } else { primaryRowCache = cache }
+        let snapshot = Snapshot(
+            columns: columns, rows: rows, cursor: cursor, modes: state.modes, title: state.title,
+            iconName: state.iconName, workingDirectory: state.workingDirectory, isAlternateScreen: isAlternate,
+            palette: state.palette, scrollbackCount: history, scrollbackRange: range, screenRows: screenRows,
+            scrollbackRows: scrollbackRows,
+            tables: SnapshotTables(styles: state.styles.styles, clusters: state.clusters.clusters, links: state.hyperlinks.links))
+        lastSnapshot = snapshot
+        changedSinceSnapshot = false
+        return snapshot
+    }
+
+    private func makeRow(_ cells: UnsafePointer<Cell>, flags: RowFlags, mark: SemanticMark?) -> SnapshotRow {
+        let size: LineSize
+        if flags.contains(.doubleHeightTop) {
+            size = .doubleHeightTop
+        } else if flags.contains(.doubleHeightBottom) {
+            size = .doubleHeightBottom
+        } else if flags.contains(.doubleWidth) {
+            size = .doubleWidth
+        } else {
+            size = .single
+        }
+        return SnapshotRow(
+            cells: Array(UnsafeBufferPointer(start: cells, count: columns)), isWrapped: flags.contains(.wrapped),
+            size: size, mark: mark)
     }
 
     // MARK: Geometry and state
@@ -246,6 +350,15 @@ public final class Terminal {
         return text(of: UnsafePointer(state.primary.historyRow(line.index)))
     }
 
+    /// The size attribute of a screen row (DECSWL, DECDWL, DECDHL).
+    public func lineSize(row: Int) -> LineSize {
+        let flags = state.active.flags(row)
+        if flags.contains(.doubleHeightTop) { return .doubleHeightTop }
+        if flags.contains(.doubleHeightBottom) { return .doubleHeightBottom }
+        if flags.contains(.doubleWidth) { return .doubleWidth }
+        return .single
+    }
+
     /// True when screen row `row` continues on the next row (soft wrap).
     public func isWrapped(row: Int) -> Bool { state.active.flags(row).contains(.wrapped) }
 
@@ -289,6 +402,18 @@ public struct ScreenPosition: Hashable, Sendable {
 public struct ScrollbackLine: Hashable, Sendable {
     public var index: Int
     public init(_ index: Int) { self.index = index }
+}
+
+/// How a row is drawn (DEC line attributes).
+public enum LineSize: Equatable, Sendable {
+    /// Normal size (DECSWL).
+    case single
+    /// Double width (DECDWL): each cell twice as wide, half the columns usable.
+    case doubleWidth
+    /// The top half of double-height, double-width text (DECDHL).
+    case doubleHeightTop
+    /// The bottom half of double-height, double-width text (DECDHL).
+    case doubleHeightBottom
 }
 
 /// The cursor as a front end sees it.

@@ -21,7 +21,7 @@ extension TerminalState {
 
     /// CUF: stops at the right margin when starting inside the margins.
     mutating func cursorForward(_ count: Int) {
-        let limit = cursor.col <= rightMargin ? rightMargin : columns - 1
+        let limit = min(cursor.col <= rightMargin ? rightMargin : columns - 1, lastColumn(row: cursor.row))
         cursor.col = min(limit, cursor.col + count)
         cursor.pendingWrap = false
     }
@@ -39,7 +39,7 @@ extension TerminalState {
         if modes.origin && modes.leftRightMargins {
             cursor.col = min(max(marginLeft, marginLeft + col), marginRight)
         } else {
-            cursor.col = min(max(0, col), columns - 1)
+            cursor.col = min(max(0, col), lastColumn(row: cursor.row))
         }
         cursor.pendingWrap = false
     }
@@ -60,12 +60,29 @@ extension TerminalState {
         setColumn(col)
     }
 
+    /// DECSWL, DECDWL, DECDHL (`ESC # 5/6/3/4`): the size of the cursor's
+    /// row. Making a row double width drops the characters of its right
+    /// half, which can no longer be shown (DEC STD 070).
+    mutating func setLineSize(_ size: RowFlags) {
+        var flags = active.flags(cursor.row).subtracting(.doubleSize)
+        flags.formUnion(size)
+        active.setFlags(cursor.row, flags)
+        if !size.isEmpty {
+            let half = max(1, columns / 2)
+            (active.row(cursor.row) + half).update(repeating: eraseCell, count: columns - half)
+            cursor.col = min(cursor.col, half - 1)
+        }
+    }
+
     /// LF, VT, FF and IND: down one row, scrolling the region at its bottom.
     mutating func lineFeed() {
         cursor.pendingWrap = false
         if cursor.row == scrollBottom {
-            // Outside the left/right margins nothing scrolls (xterm).
-            if cursorInHorizontalMargins { scrollUp(1) }
+            if scrollTop == 0 && scrollBottom == rows - 1 && !modes.leftRightMargins && !isAlternateScreen {
+                active.scrollWholeScreenUpOneLine(fill: eraseCell)  // the hot case: plain output scrolling
+            } else if cursorInHorizontalMargins {
+                scrollUp(1)  // outside the left/right margins nothing scrolls (xterm)
+            }
         } else if cursor.row < rows - 1 {
             cursor.row += 1
         }
@@ -110,7 +127,7 @@ extension TerminalState {
     /// In the last column nothing moves and a pending wrap stays pending, so
     /// the next character still wraps (xterm, captured in xterm.js's t0080).
     mutating func tabForward(_ count: Int) {
-        let last = cursor.col <= rightMargin ? rightMargin : columns - 1
+        let last = min(cursor.col <= rightMargin ? rightMargin : columns - 1, lastColumn(row: cursor.row))
         guard cursor.col < last else { return }
         var col = cursor.col
         for _ in 0..<count {

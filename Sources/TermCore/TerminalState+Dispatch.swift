@@ -12,7 +12,9 @@ extension TerminalState: VTHandler {
     mutating func execute(_ control: UInt8) {
         lastGraphic = nil  // REP repeats only a character that came just before it (xterm)
         switch control {
-        case 0x07: counters.bells += 1  // BEL
+        case 0x07:  // BEL
+            counters.bells += 1
+            emit(.bell)
         case 0x08: backspace()  // BS
         case 0x09: tabForward(1)  // HT
         case 0x0A, 0x0B, 0x0C:  // LF, VT, FF (ECMA-48 §8.3.74: FF moves down like LF here)
@@ -60,8 +62,15 @@ extension TerminalState: VTHandler {
             return
         }
         switch intermediates.first {
-        case UInt8(ascii: "#") where final == UInt8(ascii: "8"):
-            screenAlignment()  // DECALN
+        case UInt8(ascii: "#"):
+            switch final {
+            case UInt8(ascii: "3"): setLineSize(.doubleHeightTop)  // DECDHL top
+            case UInt8(ascii: "4"): setLineSize(.doubleHeightBottom)  // DECDHL bottom
+            case UInt8(ascii: "5"): setLineSize([])  // DECSWL
+            case UInt8(ascii: "6"): setLineSize(.doubleWidth)  // DECDWL
+            case UInt8(ascii: "8"): screenAlignment()  // DECALN
+            default: counters.unknownSequences += 1
+            }
         case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"):
             // SCS: designate G0…G3 (ECMA-35 §14.3).
             guard let set = Charset(final: final) else { return }

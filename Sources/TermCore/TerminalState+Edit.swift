@@ -19,9 +19,10 @@ extension TerminalState {
 
     // MARK: Scrolling
 
-    /// Scrolls the scroll region up (LF at the bottom margin, SU). Only a
-    /// region covering the whole primary screen feeds the scrollback, as in
-    /// xterm, tmux and alacritty.
+    /// Scrolls the scroll region up (LF at the bottom margin, SU). On the
+    /// primary screen, a full-width region that starts at the top row feeds
+    /// the scrollback, as in xterm (its scroll code saves lines when the top
+    /// margin is the first row); other regions never do.
     mutating func scrollUp(_ count: Int) {
         scrollRectangleUp(top: scrollTop, bottom: scrollBottom, count: count, intoHistory: !isAlternateScreen)
     }

@@ -153,6 +153,7 @@ extension TerminalState {
     mutating func switchScreen(toAlternate: Bool, clearAlternate: Bool) {
         guard toAlternate != isAlternateScreen else { return }
         swap(&active, &inactive)
+        swap(&modes.kittyKeyboardFlags, &inactiveKittyFlags)  // kitty keeps flags per screen
         isAlternateScreen = toAlternate
         if toAlternate && clearAlternate {
             for row in 0..<rows { active.clearRow(row, with: eraseCell) }
@@ -184,6 +185,9 @@ extension TerminalState {
     mutating func fullReset() {
         if isAlternateScreen { switchScreen(toAlternate: false, clearAlternate: false) }
         modes = TerminalModes()
+        inactiveKittyFlags = 0
+        kittyStackPrimary = []
+        kittyStackAlternate = []
         charsets = CharsetState()
         setPen(Style())
         protectedPen = false

@@ -16,22 +16,70 @@ extension TerminalState {
         while index < count {
             if cursor.pendingWrap { wrapToNextLine() }
             let row = active.row(cursor.row)
+            let edge = rightEdge
+            // A cursor restored onto a row made double width since can lie
+            // past the row's last usable column.
+            if cursor.col > edge { cursor.col = edge }
             let start = cursor.col
-            let run = min(count - index, rightEdge + 1 - start)
+            let run = min(count - index, edge + 1 - start)
             clearWideOverlap(row, from: start, count: run)
-            for offset in 0..<run {
-                row[start + offset] = Cell(content: UInt32(base[index + offset]), styleID: style, linkID: link)
-            }
+            Self.storeASCII(base + index, count: run, into: row + start, styleID: style, linkID: link)
             index += run
-            advanceCursor(by: run)
+            // advanceCursor(by:), with the edge already known.
+            if start + run > edge {
+                cursor.col = edge
+                cursor.pendingWrap = modes.autowrap
+            } else {
+                cursor.col = start + run
+            }
         }
         lastGraphic = (UInt32(base[count - 1]), 1)
+        lastScalar = UInt32(base[count - 1])
+        graphemeState = 0
+    }
+
+    /// Stores `count` ASCII bytes as narrow cells of one style: eight at a
+    /// time, each byte widened to a 64-bit cell word (`SIMD8` lowers to
+    /// byte-to-quadword moves), the rest one by one.
+    @inline(__always)
+    static func storeASCII(
+        _ source: UnsafePointer<UInt8>, count: Int, into cells: UnsafeMutablePointer<Cell>, styleID: UInt16,
+        linkID: UInt16
+    ) {
+        // Cell layout: content (low 32 bits), style id, link id (Cell.swift).
+        let high = UInt64(styleID) << 32 | UInt64(linkID) << 48
+        let destination = UnsafeMutableRawPointer(cells)
+        let raw = UnsafeRawPointer(source)
+        var offset = 0
+        let fill = SIMD8<UInt64>(repeating: high)
+        while offset + 8 <= count {
+            let bytes = raw.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)
+            let words = SIMD8<UInt64>(truncatingIfNeeded: bytes) | fill
+            destination.storeBytes(of: words, toByteOffset: offset * 8, as: SIMD8<UInt64>.self)
+            offset += 8
+        }
+        while offset < count {
+            destination.storeBytes(of: UInt64(source[offset]) | high, toByteOffset: offset * 8, as: UInt64.self)
+            offset += 1
+        }
     }
 
     /// Prints one scalar that is not ASCII: width from Unicode data; a
     /// zero-width scalar joins the previous cell.
     mutating func printScalar(_ scalar: UInt32) {
-        let width = UnicodeWidth.width(of: scalar)
+        if modes.graphemeClustering {
+            // Mode 2027: a scalar that does not start a new cluster (UAX #29)
+            // joins the previous character, whose width may change.
+            if lastGraphic == nil { graphemeState = 0 }
+            let joins =
+                lastGraphic != nil && !GraphemeBreak.isBoundary(between: lastScalar, and: scalar, state: &graphemeState)
+            lastScalar = scalar
+            if joins {
+                extendPreviousCluster(scalar)
+                return
+            }
+        }
+        let width = widths.width(of: scalar)
         if width == 0 {
             attachToPreviousCell(scalar)
         } else {
@@ -42,17 +90,20 @@ extension TerminalState {
     /// Places one character (a scalar or a cluster content word) at the cursor.
     mutating func printCharacter(_ content: UInt32, width: Int) {
         if cursor.pendingWrap { wrapToNextLine() }
+        var edge = rightEdge
+        if cursor.col > edge { cursor.col = edge }
         if width == 2 {
             guard columns >= 2 else { return }  // a wide character cannot be shown in one column
-            if cursor.col == rightEdge {
+            if cursor.col == edge {
                 if modes.autowrap {
                     // It does not fit: leave a spacer and wrap (xterm, Ghostty).
                     let row = active.row(cursor.row)
                     clearWideOverlap(row, from: cursor.col, count: 1)
                     row[cursor.col] = Cell(scalar: 0, width: .wrapSpacer, styleID: eraseID)
                     wrapToNextLine()
+                    edge = rightEdge
                 } else {
-                    cursor.col = rightEdge - 1
+                    cursor.col = edge - 1
                 }
             }
         }
@@ -61,7 +112,7 @@ extension TerminalState {
         let col = cursor.col
         clearWideOverlap(row, from: col, count: width)
         var cell = Cell(content: content, styleID: penID, linkID: penLink)
-        cell.content |= UInt32(width == 2 ? Cell.Width.wide.rawValue : 0) << Cell.widthShift
+        if width == 2 { cell.content |= UInt32(Cell.Width.wide.rawValue) << Cell.widthShift }
         if protectedPen { cell.content |= Cell.protectedFlag }
         row[col] = cell
         if width == 2 {
@@ -71,7 +122,13 @@ extension TerminalState {
             row[col + 1] = tail
         }
         lastGraphic = (content, width)
-        advanceCursor(by: width)
+        // advanceCursor(by:), with the edge already known.
+        if col + width > edge {
+            cursor.col = edge
+            cursor.pendingWrap = modes.autowrap
+        } else {
+            cursor.col = col + width
+        }
     }
 
     /// Moves the cursor right after printing; at the right edge it stays in
@@ -91,7 +148,15 @@ extension TerminalState {
     /// margins, else the last column.
     @inline(__always)
     var rightEdge: Int {
-        modes.leftRightMargins && cursor.col <= marginRight ? marginRight : columns - 1
+        let edge = modes.leftRightMargins && cursor.col <= marginRight ? marginRight : columns - 1
+        return min(edge, lastColumn(row: cursor.row))
+    }
+
+    /// The last column that can hold a character on a row: half the width on
+    /// double-width and double-height rows (DEC STD 070, DECDWL).
+    @inline(__always)
+    func lastColumn(row: Int) -> Int {
+        active.flags(row).isDisjoint(with: .doubleSize) ? columns - 1 : max(0, columns / 2 - 1)
     }
 
     /// Autowrap: mark the row as continued, then to the left margin of the
@@ -126,17 +191,25 @@ extension TerminalState {
             counters.droppedCombiningMarks += 1  // nothing to combine with
             return
         }
-        var scalars = row[col].isCluster ? clusters[row[col].value] : [row[col].value]
-        guard scalars.count < ClusterTable.maxScalars else {
-            counters.droppedCombiningMarks += 1
-            return
+        let contentWord = row[col].content & (Cell.valueMask | Cell.clusterFlag)
+        let cacheKey = UInt64(contentWord) << 32 | UInt64(scalar)
+        if let id = clusterExtensions[cacheKey] {
+            row[col].setCluster(id)
+        } else {
+            var scalars = row[col].isCluster ? clusters[row[col].value] : [row[col].value]
+            guard scalars.count < ClusterTable.maxScalars else {
+                counters.droppedCombiningMarks += 1
+                return
+            }
+            scalars.append(scalar)
+            guard let id = clusterID(for: scalars) else {
+                counters.droppedCombiningMarks += 1
+                return
+            }
+            if clusterExtensions.count >= Self.maxClusterCacheEntries { clusterExtensions.removeAll(keepingCapacity: true) }
+            clusterExtensions[cacheKey] = id
+            row[col].setCluster(id)
         }
-        scalars.append(scalar)
-        guard let id = clusterID(for: scalars) else {
-            counters.droppedCombiningMarks += 1
-            return
-        }
-        row[col].setCluster(id)
         lastGraphic = (row[col].content & (Cell.valueMask | Cell.clusterFlag), row[col].width == .wide ? 2 : 1)
     }
 

@@ -31,7 +31,6 @@ extension TerminalState {
         } else {
             cursor = primaryCursor
         }
-        cursor.pendingWrap = cursor.pendingWrap && cursor.col == columns - 1
         if var saved = savedAlternate {
             saved.cursor.row = min(saved.cursor.row, rows - 1)
             saved.cursor.col = min(saved.cursor.col, columns - 1)
@@ -62,6 +61,8 @@ extension TerminalState {
         var current = LogicalLine()
         var cursorLine = 0
         var cursorOffset = 0  // in columns from the start of the logical line
+        var screenTopLine = 0  // where the old screen's first row starts
+        var screenTopOffset = 0
         var columnsBefore = 0
         let totalRows = old.historyCount + lastRow + 1
         for index in 0..<totalRows {
@@ -69,6 +70,10 @@ extension TerminalState {
             let cells = isScreen ? old.readRow(index - old.historyCount) : UnsafePointer(old.historyRow(index))
             let flags = isScreen ? old.flags(index - old.historyCount) : old.historyFlags(index)
             let mark = isScreen ? old.mark(index - old.historyCount) : old.historyMark(index)
+            if index == old.historyCount {
+                screenTopLine = lines.count
+                screenTopOffset = columnsBefore
+            }
             if current.characters.isEmpty && current.mark == nil { current.mark = mark }
             let wrapped = flags.contains(.wrapped)
             // A soft-wrapped row keeps all its cells; a hard end drops
@@ -78,8 +83,9 @@ extension TerminalState {
                 while end > 0 && cells[end - 1] == Cell.empty { end -= 1 }
             }
             if isScreen && index - old.historyCount == cursor.row {
+                // A pending wrap means "after the last column".
                 cursorLine = lines.count
-                cursorOffset = columnsBefore + cursor.col
+                cursorOffset = columnsBefore + cursor.col + (cursor.pendingWrap ? 1 : 0)
                 end = max(end, min(columns, cursor.col))
             }
             for col in 0..<end {
@@ -102,12 +108,19 @@ extension TerminalState {
         var physical: [(cells: [Cell], wrapped: Bool, mark: SemanticMark?)] = []
         var newCursorRow = 0
         var newCursorCol = 0
+        var newPendingWrap = false
+        var newScreenTop = 0
         for (lineIndex, line) in lines.enumerated() {
             var row: [Cell] = []
             row.reserveCapacity(newColumns)
             var rowsOfLine = 0
             var column = 0  // columns consumed in the logical line
             var placedCursor = lineIndex != cursorLine
+            var placedTop = lineIndex != screenTopLine
+            if !placedTop && screenTopOffset == 0 {
+                newScreenTop = physical.count
+                placedTop = true
+            }
             func flush(wrapped: Bool) {
                 row += [Cell](repeating: .empty, count: newColumns - row.count)
                 physical.append((row, wrapped, rowsOfLine == 0 ? line.mark : nil))
@@ -115,6 +128,10 @@ extension TerminalState {
                 row.removeAll(keepingCapacity: true)
             }
             for (cell, width) in line.characters {
+                if !placedTop && column >= screenTopOffset {
+                    newScreenTop = physical.count + (row.count + width > newColumns ? 1 : 0)
+                    placedTop = true
+                }
                 if !placedCursor && column >= cursorOffset {
                     newCursorRow = physical.count
                     newCursorCol = row.count
@@ -141,25 +158,29 @@ extension TerminalState {
                 column += width
             }
             if !placedCursor {
-                // The cursor is past the text: keep its distance from the end.
-                var col = row.count + (cursorOffset - column)
-                while col >= newColumns {
-                    flush(wrapped: true)
-                    col -= newColumns
-                }
+                // The cursor is past the text: it stays on the line's last
+                // row, its distance from the text kept where it fits; exactly
+                // one past the edge is a pending wrap.
+                let col = row.count + (cursorOffset - column)
                 newCursorRow = physical.count
-                newCursorCol = col
-            } else if newCursorRow == physical.count && newCursorCol >= newColumns {
-                newCursorCol = newColumns - 1
+                newCursorCol = min(col, newColumns - 1)
+                newPendingWrap = col == newColumns
             }
             flush(wrapped: false)
         }
         if physical.isEmpty { physical.append(([Cell](repeating: .empty, count: newColumns), false, nil)) }
 
-        // 3. The last `newRows` rows (or the cursor's) are the screen; the
-        //    rest is scrollback, trimmed to the limit.
+        // 3. The screen starts where the old one did (libvterm's choice:
+        //    widening leaves blank rows at the bottom rather than pulling
+        //    history down), moved up by the rows gained (lines come
+        //    back from the scrollback) and down as far as needed to keep the
+        //    last content row and the cursor on screen (lines go into the
+        //    scrollback). The rest is scrollback, trimmed to the limit.
         let bottom = max(physical.count, newCursorRow + 1)
-        let screenStart = max(0, bottom - newRows)
+        var screenStart = newScreenTop
+        if newRows > rows { screenStart -= min(newRows - rows, screenStart) }
+        screenStart = max(screenStart, bottom - newRows)
+        screenStart = max(0, min(screenStart, newCursorRow))
         let historyCount = min(screenStart, old.scrollbackLimit)
         let historyStart = screenStart - historyCount
         var grid = Grid(columns: newColumns, rows: newRows, scrollbackLimit: old.scrollbackLimit)
@@ -178,6 +199,7 @@ extension TerminalState {
         }
         cursor.row = min(max(0, newCursorRow - screenStart), newRows - 1)
         cursor.col = min(newCursorCol, newColumns - 1)
+        cursor.pendingWrap = newPendingWrap
         return grid
     }
 

@@ -6,9 +6,11 @@ import VTParser
 extension TerminalState {
     /// Makes `style` the pen, interning it and its erase style.
     mutating func setPen(_ style: Style) {
+        let backgroundChanged = style.background != pen.background
         pen = style
         penID = styleID(for: style)
-        eraseID = styleID(for: style.erased)
+        // The erase style depends on the background only.
+        if backgroundChanged { eraseID = styleID(for: style.erased) }
     }
 
     mutating func selectGraphicRendition(_ sequence: ControlSequence) {
@@ -70,7 +72,7 @@ extension TerminalState {
             }
             index = groupEnd + 1
         }
-        setPen(style)
+        if style != pen { setPen(style) }
     }
 
     /// Reads the colour after 38/48/58 at `index`: `5;n`, `2;r;g;b`, or the

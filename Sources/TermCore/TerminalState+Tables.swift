@@ -32,6 +32,7 @@ extension TerminalState {
             }
         }
         counters.styleCompactions += 1
+        tablesEpoch += 1
         // The pen and saved cursors hold styles by value: intern them again.
         penID = styles.id(for: pen) ?? 0
         eraseID = styles.id(for: pen.erased) ?? 0
@@ -49,6 +50,7 @@ extension TerminalState {
             used[Int(content & Cell.valueMask)] = true
         }
         let remap = clusters.compact(keeping: used)
+        clusterExtensions.removeAll()
         for grid in [active, inactive] {
             grid.forEachRow { row in
                 for col in 0..<columns where row[col].isCluster { row[col].setCluster(remap[Int(row[col].value)]) }
@@ -58,6 +60,7 @@ extension TerminalState {
             lastGraphic = (Cell.clusterFlag | remap[Int(content & Cell.valueMask)], width)
         }
         counters.clusterCompactions += 1
+        tablesEpoch += 1
     }
 }
 
@@ -78,5 +81,6 @@ extension TerminalState {
         }
         penLink = 0
         counters.hyperlinkCompactions += 1
+        tablesEpoch += 1
     }
 }

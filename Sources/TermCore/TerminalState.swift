@@ -53,6 +53,14 @@ struct TerminalState {
 
     var styles = StyleTable()
     var clusters = ClusterTable()
+    /// Cluster extensions seen before: (cell content word << 32 | added scalar)
+    /// → the cluster's id, so a repeated "e" + U+0301 costs no array or hash
+    /// of arrays. Cleared when it reaches `maxClusterCacheEntries` and on
+    /// cluster compaction.
+    var clusterExtensions: [UInt64: UInt32] = [:]
+    static let maxClusterCacheEntries = 4096
+    /// Display widths (a reference to the shared table).
+    let widths = UnicodeWidth.shared
     var hyperlinks = HyperlinkTable()
     /// The OSC 8 link printed characters get (0 = none).
     var penLink: UInt16 = 0
@@ -65,9 +73,16 @@ struct TerminalState {
     var iconName: String?
 
     /// The last graphic character printed, for REP: its content word and width.
+    /// Any other action clears it, which also ends a grapheme cluster.
     var lastGraphic: (content: UInt32, width: Int)?
+    /// Mode 2027: the last scalar printed and utf8proc's segmentation state.
+    var lastScalar: UInt32 = 0
+    var graphemeState: Int32 = 0
 
     var counters = Terminal.Counters()
+    /// Counts compactions of the side tables: ids in stored cells changed, so
+    /// copies of rows made before (snapshot caches) are stale.
+    var tablesEpoch = 0
 
     /// Bytes to write back to the program (replies to queries), and events for
     /// the embedder, both collected during a feed and delivered after it.
@@ -84,6 +99,8 @@ struct TerminalState {
     /// The kitty keyboard flags stacks, one per screen (the active one is used).
     var kittyStackPrimary: [UInt8] = []
     var kittyStackAlternate: [UInt8] = []
+    /// The kitty flags of the screen not shown (each screen has its own).
+    var inactiveKittyFlags: UInt8 = 0
     /// DECSLRM margins, inclusive columns (in effect only with DECLRMM).
     var marginLeft = 0
     var marginRight: Int

@@ -48,7 +48,19 @@ public struct ControlSequence: Sendable {
     /// parameters are dropped and the sequence is marked ``paramsOverflowed``.
     public static let maxParams = 32
 
-    @usableFromInline var values = SIMD32<UInt16>()
+    /// 32 parameter values of 16 bits, in eight words: read and written
+    /// through their bytes, which compiles to plain loads and stores (a
+    /// `SIMD32` indexed at run time went through the stack every time).
+    @usableFromInline var values: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+        (0, 0, 0, 0, 0, 0, 0, 0)
+
+    @inlinable func value(at index: Int) -> UInt16 {
+        withUnsafeBytes(of: values) { $0.load(fromByteOffset: index &* 2, as: UInt16.self) }
+    }
+
+    @inlinable mutating func setValue(_ value: UInt16, at index: Int) {
+        withUnsafeMutableBytes(of: &values) { $0.storeBytes(of: value, toByteOffset: index &* 2, as: UInt16.self) }
+    }
     /// Bit `i` set: parameter `i` is followed by a colon, so parameter `i + 1`
     /// is a sub-parameter of the same group (ECMA-48 §5.4.2 b, ITU T.416).
     @usableFromInline var colonAfter: UInt32 = 0
@@ -81,7 +93,7 @@ public struct ControlSequence: Sendable {
     ) {
         storedPrefix = prefix
         for (index, value) in params.prefix(Self.maxParams).enumerated() {
-            values[index] = UInt16(clamping: value)
+            setValue(UInt16(clamping: value), at: index)
             present |= 1 << UInt32(index)
             if colonAfter.contains(index) { self.colonAfter |= 1 << UInt32(index) }
         }
@@ -92,7 +104,7 @@ public struct ControlSequence: Sendable {
 
     /// Parameter `index` as a number (0 when empty or absent).
     @inlinable public subscript(index: Int) -> Int {
-        index < count ? Int(values[index]) : 0
+        index >= 0 && index < count ? Int(value(at: index)) : 0
     }
 
     /// Parameter `index`, or `defaultValue` when it is absent, empty or 0
@@ -113,8 +125,9 @@ public struct ControlSequence: Sendable {
         index < count && colonAfter & (1 << UInt32(index)) != 0
     }
 
+    /// Clears everything but the values, which the parser overwrites for
+    /// every parameter it counts (`VTParser.commitParameter`).
     @usableFromInline mutating func reset() {
-        values = SIMD32<UInt16>()
         colonAfter = 0
         present = 0
         storedCount = 0

@@ -48,6 +48,9 @@ public struct VTParser: Sendable {
     @usableFromInline var paramIndex = 0
     /// True once the current sequence has any parameter character.
     @usableFromInline var hasParams = false
+    /// The parameter being read, before it is stored.
+    @usableFromInline var accumulator: UInt32 = 0
+    @usableFromInline var accumulatorHasDigits = false
     @usableFromInline var osc: [UInt8] = []
     @usableFromInline var oscOverflowed = false
 
@@ -74,19 +77,34 @@ public struct VTParser: Sendable {
         guard let base = bytes.baseAddress else { return }
         let end = bytes.count
         var index = 0
+        var decoded: UInt32 = 0
         while index < end {
             switch state {
             case .ground where utf8Needed == 0:
                 // Fast path: a run of printable ASCII goes out in one call.
-                var runEnd = index
-                while runEnd < end, base[runEnd] &- 0x20 < 0x5F { runEnd += 1 }
+                let runEnd = Self.printableRunEnd(base, from: index, to: end)
                 if runEnd > index {
                     handler.printASCII(UnsafeBufferPointer(start: base + index, count: runEnd - index))
                     index = runEnd
+                    continue
+                }
+                let byte = base[index]
+                if byte == 0x1B && index + 1 < end && base[index + 1] == UInt8(ascii: "[") {
+                    enterEscape()  // ESC [ : straight to CSI entry
+                    state = .csiEntry
+                    index += 2
+                } else if byte < 0x20 && byte != 0x1B && byte != 0x18 && byte != 0x1A {
+                    handler.execute(byte)  // C0 in ground (CR, LF, BS, HT…): no state change
+                    index += 1
+                } else if byte >= 0xC2, case let length = Self.decodeUTF8(base, index, end, &decoded), length > 0 {
+                    handler.print(decoded)  // a whole, valid, printable UTF-8 sequence
+                    index += length
                 } else {
-                    step(base[index], &handler)
+                    step(byte, &handler)
                     index += 1
                 }
+            case .csiEntry, .csiParam:
+                index = consumeCSI(base, index, end, &handler)
             case .oscString:
                 index = consumeOSC(base, index, end, &handler)
             case .dcsPassthrough:
@@ -96,6 +114,63 @@ public struct VTParser: Sendable {
                 index += 1
             }
         }
+    }
+
+    /// The end of the run of printable ASCII (0x20–0x7E) starting at `start`.
+    /// Eight bytes at a time (SWAR): for a word `w`, `w - 0x20…` borrows into
+    /// the top bit of a byte below 0x20, `w + 0x01…` carries into it for 0x7F,
+    /// and `w` has it for bytes of 0x80 and above; a word with no top bit set
+    /// in any of the three is all printable.
+    @inlinable
+    static func printableRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var index = start
+        let raw = UnsafeRawPointer(base)
+        while index + 8 <= end {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let flagged = ((word &- 0x2020_2020_2020_2020) | (word &+ 0x0101_0101_0101_0101) | word)
+            if flagged & 0x8080_8080_8080_8080 != 0 { break }
+            index += 8
+        }
+        while index < end, base[index] &- 0x20 < 0x5F { index += 1 }
+        return index
+    }
+
+    /// Decodes one whole UTF-8 sequence at `index` when it is valid, complete
+    /// in this buffer and printable (not a C1 control): returns its length
+    /// and sets `scalar`; returns 0 otherwise, and the byte-at-a-time decoder
+    /// handles it (errors, sequences split across calls). Bounds per Unicode
+    /// §3.9, Table 3-7.
+    @inlinable @inline(__always)
+    static func decodeUTF8(_ base: UnsafePointer<UInt8>, _ index: Int, _ end: Int, _ scalar: inout UInt32) -> Int {
+        let lead = base[index]
+        if lead < 0xE0 {
+            guard lead >= 0xC2, index + 1 < end else { return 0 }
+            let b1 = base[index + 1]
+            guard b1 & 0xC0 == 0x80 else { return 0 }
+            let value = UInt32(lead & 0x1F) << 6 | UInt32(b1 & 0x3F)
+            guard value >= 0xA0 else { return 0 }
+            scalar = value
+            return 2
+        }
+        if lead < 0xF0 {
+            guard index + 2 < end else { return 0 }
+            let b1 = base[index + 1]
+            let b2 = base[index + 2]
+            let low: UInt8 = lead == 0xE0 ? 0xA0 : 0x80
+            let high: UInt8 = lead == 0xED ? 0x9F : 0xBF
+            guard b1 >= low && b1 <= high && b2 & 0xC0 == 0x80 else { return 0 }
+            scalar = UInt32(lead & 0x0F) << 12 | UInt32(b1 & 0x3F) << 6 | UInt32(b2 & 0x3F)
+            return 3
+        }
+        guard lead <= 0xF4, index + 3 < end else { return 0 }
+        let b1 = base[index + 1]
+        let b2 = base[index + 2]
+        let b3 = base[index + 3]
+        let low: UInt8 = lead == 0xF0 ? 0x90 : 0x80
+        let high: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
+        guard b1 >= low && b1 <= high && b2 & 0xC0 == 0x80 && b3 & 0xC0 == 0x80 else { return 0 }
+        scalar = UInt32(lead & 0x07) << 18 | UInt32(b1 & 0x3F) << 12 | UInt32(b2 & 0x3F) << 6 | UInt32(b3 & 0x3F)
+        return 4
     }
 
     /// Feeds bytes from any contiguous collection (an array, `Data`, a slice).
@@ -231,6 +306,8 @@ public struct VTParser: Sendable {
         sequence.reset()
         paramIndex = 0
         hasParams = false
+        accumulator = 0
+        accumulatorHasDigits = false
         state = .escape
     }
 
@@ -269,6 +346,8 @@ public struct VTParser: Sendable {
         sequence.reset()
         paramIndex = 0
         hasParams = false
+        accumulator = 0
+        accumulatorHasDigits = false
         switch control {
         case 0x90: state = .dcsEntry
         case 0x9B: state = .csiEntry
@@ -281,28 +360,43 @@ public struct VTParser: Sendable {
         }
     }
 
+    /// One parameter byte: a digit goes into `accumulator`, a separator
+    /// stores it (so the parameter array is written once per parameter).
+    /// `paramIndex` stays below `maxParams`, so the shifts and increments use
+    /// wrapping operators: no overflow checks in the hot loop.
     @inlinable
     mutating func parameter(_ byte: UInt8) {
         hasParams = true
-        switch byte {
-        case UInt8(ascii: ";"), UInt8(ascii: ":"):
-            if paramIndex + 1 < ControlSequence.maxParams {
-                if byte == UInt8(ascii: ":") { sequence.colonAfter |= 1 << UInt32(paramIndex) }
-                paramIndex += 1
-            } else {
-                sequence.storedOverflow = true
-            }
-        default:
-            guard !sequence.paramsOverflowed else { return }
-            let digit = UInt32(byte &- 0x30)
-            let value = UInt32(sequence.values[paramIndex]) * 10 + digit
-            sequence.values[paramIndex] = UInt16(clamping: value)  // saturate, as xterm caps
-            sequence.present |= 1 << UInt32(paramIndex)
+        if byte <= 0x39 {
+            // Saturates: values past 65,535 read as 65,535, as xterm caps them.
+            accumulator = min(accumulator &* 10 &+ UInt32(byte &- 0x30), 0x1_0000)
+            accumulatorHasDigits = true
+            return
         }
+        commitParameter()
+        if paramIndex &+ 1 < ControlSequence.maxParams {
+            if byte == UInt8(ascii: ":") { sequence.colonAfter |= 1 &<< UInt32(truncatingIfNeeded: paramIndex) }
+            paramIndex &+= 1
+        } else {
+            sequence.storedOverflow = true
+        }
+    }
+
+    /// Stores the parameter being read. Every parameter is written, empty
+    /// ones as 0, so the value array never needs clearing between sequences.
+    @inlinable @inline(__always)
+    mutating func commitParameter() {
+        if !sequence.storedOverflow {
+            sequence.setValue(UInt16(truncatingIfNeeded: min(accumulator, 0xFFFF)), at: paramIndex)
+            if accumulatorHasDigits { sequence.present |= 1 &<< UInt32(truncatingIfNeeded: paramIndex) }
+        }
+        accumulator = 0
+        accumulatorHasDigits = false
     }
 
     @inlinable
     mutating func finishParameters() {
+        commitParameter()
         sequence.storedCount = hasParams ? paramIndex + 1 : 0
         if sequence.paramsOverflowed { counters.overflowedParameterLists += 1 }
     }
@@ -436,6 +530,59 @@ public struct VTParser: Sendable {
             osc.removeAll(keepingCapacity: true)
         }
         oscOverflowed = false
+    }
+
+    /// CSI fast path: parameter bytes (digits, `;`, `:`) and the final byte,
+    /// the whole of most sequences (SGR, CUP), without the general chart.
+    /// The parameter being read stays in locals until a separator or the
+    /// final byte. Anything else (a prefix, an intermediate, a control,
+    /// non-ASCII) goes through `step`.
+    @inlinable
+    mutating func consumeCSI<H: VTHandler>(
+        _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ handler: inout H
+    ) -> Int {
+        var index = start
+        var value = accumulator
+        var hasDigits = accumulatorHasDigits
+        while index < end {
+            let byte = base[index]
+            let digit = byte &- 0x30
+            if digit < 10 {
+                value = min(value &* 10 &+ UInt32(digit), 0x1_0000)
+                hasDigits = true
+                index += 1
+                continue
+            }
+            accumulator = value
+            accumulatorHasDigits = hasDigits
+            if byte == UInt8(ascii: ";") || byte == UInt8(ascii: ":") {
+                hasParams = true
+                parameter(byte)
+                value = 0
+                hasDigits = false
+                state = .csiParam
+                index += 1
+                continue
+            }
+            if hasDigits { hasParams = true }
+            if byte >= 0x40 && byte <= 0x7E {
+                sequence.storedFinal = byte
+                finishParameters()
+                handler.csiDispatch(sequence)
+                state = .ground
+                return index + 1
+            }
+            if hasDigits { state = .csiParam }
+            step(byte, &handler)
+            return index + 1
+        }
+        accumulator = value
+        accumulatorHasDigits = hasDigits
+        if hasDigits {
+            hasParams = true
+            state = .csiParam
+        }
+        return index
     }
 
     /// Bulk OSC path: appends the run up to the next control byte.

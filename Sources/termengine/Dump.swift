@@ -4,8 +4,30 @@ import TermCore
 /// (contract: shared/conformance/README.md).
 enum DumpCommand {
     static let usage = """
-        termengine dump [--cols C] [--rows R] [--scrollback N] [--attrs] [--onlcr] FILE|-
+        termengine dump [--cols C] [--rows R] [--scrollback N] [--attrs] [--onlcr] [--replies] \
+        [--resize COLSxROWS@OFFSET]... FILE|-
         """
+
+    /// A `--resize COLSxROWS@OFFSET`: after OFFSET bytes of the file.
+    struct Resize {
+        let columns: Int
+        let rows: Int
+        let offset: Int
+
+        init(_ text: String) throws {
+            let failure = Arguments.Failure(
+                description: "--resize takes COLSxROWS@OFFSET (sizes 1…1000, offset ≥ 0), got '\(text)'")
+            let parts = text.split(separator: "@")
+            guard parts.count == 2, let offset = Int(parts[1]), offset >= 0 else { throw failure }
+            let size = parts[0].split(separator: "x")
+            guard size.count == 2, let columns = Int(size[0]), let rows = Int(size[1]),
+                Terminal.Limits.dimensions.contains(columns), Terminal.Limits.dimensions.contains(rows)
+            else { throw failure }
+            self.columns = columns
+            self.rows = rows
+            self.offset = offset
+        }
+    }
 
     static func run(_ arguments: inout Arguments) throws {
         let columns = try arguments.integer("--cols", in: Terminal.Limits.dimensions, default: 80)
@@ -14,16 +36,35 @@ enum DumpCommand {
             "--scrollback", in: 0...Terminal.Limits.maxScrollback, default: Terminal.Limits.defaultScrollback)
         let withAttributes = arguments.flag("--attrs")
         let onlcr = arguments.flag("--onlcr")
+        let withReplies = arguments.flag("--replies")
+        let resizes = try arguments.values("--resize").map(Resize.init).sorted { $0.offset < $1.offset }
         let files = try arguments.positionals()
         guard files.count == 1 else { throw Arguments.Failure(description: "dump takes one FILE (or -)\nusage: \(usage)") }
-        var bytes = try readInput(files[0])
-        if onlcr { bytes = translateNewlines(bytes) }
+        let bytes = try readInput(files[0])
         let terminal = Terminal(columns: columns, rows: rows, scrollback: scrollback)
-        terminal.feed(bytes)
-        print(render(terminal, withAttributes: withAttributes))
+        var replies: [UInt8] = []
+        if withReplies { terminal.writeBack = { replies += $0 } }
+        // Offsets count bytes of the file as given, before --onlcr.
+        var start = 0
+        for resize in resizes {
+            let end = min(resize.offset, bytes.count)
+            if end > start { feed(terminal, bytes[start..<end], onlcr: onlcr) }
+            start = max(start, end)
+            terminal.resize(columns: resize.columns, rows: resize.rows)
+        }
+        if start < bytes.count { feed(terminal, bytes[start...], onlcr: onlcr) }
+        print(render(terminal, withAttributes: withAttributes, replies: withReplies ? replies : nil))
     }
 
-    static func render(_ terminal: Terminal, withAttributes: Bool) -> String {
+    static func feed(_ terminal: Terminal, _ bytes: ArraySlice<UInt8>, onlcr: Bool) {
+        if onlcr {
+            terminal.feed(translateNewlines(Array(bytes)))
+        } else {
+            terminal.feed(bytes)
+        }
+    }
+
+    static func render(_ terminal: Terminal, withAttributes: Bool, replies: [UInt8]? = nil) -> String {
         var json = "{\n"
         json += "  \"schema\": \"vtdump/1\",\n"
         json += "  \"columns\": \(terminal.columns), \"lines\": \(terminal.rows),\n"
@@ -39,6 +80,11 @@ enum DumpCommand {
         if withAttributes {
             let rows = (0..<terminal.rows).map { attributeRuns(terminal, row: $0) }
             json += ",\n  \"attrs\": [\n    " + rows.joined(separator: ",\n    ") + "\n  ]"
+        }
+        if let replies {
+            // Replies are UTF-8 text (controls escaped as \u001b…), so the JSON
+            // string's UTF-8 encoding is exactly the bytes written back.
+            json += ",\n  \"replies\": " + jsonString(String(decoding: replies, as: UTF8.self))
         }
         return json + "\n}"
     }

@@ -6,6 +6,9 @@ let usage = """
     usage:
       \(DumpCommand.usage)
       \(ReplayCommand.usage)
+      \(CompactCommand.usage)
+      \(ThumbnailCommand.usage)
+      \(RespondCommand.usage)
       \(SessionsCommand.usage)
       \(AttachCommand.usage)
     """
@@ -17,6 +20,9 @@ func runCommandLine() -> Int32 {
         switch command {
         case "dump": try DumpCommand.run(&arguments)
         case "replay": try ReplayCommand.run(&arguments)
+        case "compact": try CompactCommand.run(&arguments)
+        case "thumbnail": try ThumbnailCommand.run(&arguments)
+        case "respond": try RespondCommand.run(&arguments)
         case "sessions": try SessionsCommand.run(&arguments)
         case "attach": try AttachCommand.run(&arguments)
         case "help", "--help", "-h":

@@ -78,3 +78,31 @@ struct APIResetTests {
         #expect(t.cellAt(0, 0).style == Style())
     }
 }
+
+@Suite("Column mode and character set shifts")
+struct ColumnModeAndShiftTests {
+    @Test func deccolmNeedsMode40() {
+        // xterm ignores DECCOLM unless 132-column switching is allowed (?40).
+        let t = terminal(80, 3, "abc\(CSI)?3h")
+        #expect(t.columns == 80)
+        #expect(t.screenLine(0) == "abc")
+    }
+
+    @Test func deccolmSwitchesTo132AndBackClearingTheScreen() {
+        let t = terminal(80, 3, "abc\(CSI)2;2r\(CSI)?40h\(CSI)?3h")
+        #expect(t.columns == 132)
+        #expect(t.screenLines == ["", "", ""])
+        #expect(t.at == [0, 0])
+        t.feed("\(CSI)?3l")
+        #expect(t.columns == 80)
+    }
+
+    @Test func singleShiftTwoAppliesToOneCharacter() {
+        // G2 = DEC Special Graphics; SS2 (ESC N) uses it for the next character only.
+        #expect(terminal(10, 1, "\(ESC)*0\(ESC)Nqq").screenLine(0) == "─q")
+    }
+
+    @Test func lockingShiftTwoStays() {
+        #expect(terminal(10, 1, "\(ESC)*0\(ESC)nqq\u{0F}q").screenLine(0) == "──q")
+    }
+}

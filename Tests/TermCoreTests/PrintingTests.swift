@@ -135,3 +135,15 @@ struct PrintingTests {
         #expect(t.screenLine(0) == "x")
     }
 }
+
+@Suite("Printing on double-width rows")
+struct DoubleWidthPrintingTests {
+    @Test func cursorRestoredPastTheHalfOfADoubleWidthRowIsClamped() {
+        // DECSC at column 9, the row becomes double width (5 usable columns),
+        // DECRC: printing must not run off the usable half.
+        let t = terminal(10, 3, "aaaaaaaaa\(ESC)7\(ESC)#6\(ESC)8bc")
+        #expect(t.lineSize(row: 0) == .doubleWidth)
+        #expect(t.screenLine(0) == "aaaab")
+        #expect(t.screenLine(1) == "c")
+    }
+}

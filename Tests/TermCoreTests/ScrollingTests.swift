@@ -29,6 +29,14 @@ struct ScrollingTests {
         #expect(t.scrollbackCount == 0)
     }
 
+    @Test func regionAtTheTopRowFeedsScrollback() {
+        // xterm saves the lines scrolled off a region whose top margin is the
+        // first row; rows below the region stay where they are.
+        let t = terminal(10, 4, "a\r\nb\r\nc\r\nd\(CSI)1;3r\(CSI)3;1H\nX")
+        #expect(t.screenLines == ["b", "c", "X", "d"])
+        #expect(t.scrollbackLines == ["a"])
+    }
+
     @Test func reverseIndexAtTheTopScrollsDown() {
         let t = terminal(10, 3, "a\r\nb\r\nc\(CSI)H\(ESC)M")
         #expect(t.screenLines == ["", "a", "b"])

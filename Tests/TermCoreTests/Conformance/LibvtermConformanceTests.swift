@@ -20,6 +20,14 @@ struct LibvtermConformanceTests {
         "90vttest_02-screen-1", "90vttest_02-screen-2", "90vttest_02-screen-3", "90vttest_02-screen-4",
     ]
 
+    /// The files of the xterm-behaviour work: replies, resize, reflow,
+    /// protection and double-width lines (input files have their own harness).
+    static let xtermFiles = [
+        "12state_scroll", "13state_edit", "15state_mode", "16state_resize", "18state_termprops",
+        "26state_query", "28state_dbl_wh", "63screen_resize", "64screen_pen", "65screen_protect",
+        "67screen_dbl_wh", "68screen_termprops", "69screen_reflow",
+    ]
+
     struct Outcome {
         var passed = 0
         var failures: [String] = []
@@ -27,30 +35,53 @@ struct LibvtermConformanceTests {
     }
 
     @Test func assertionsMatch() throws {
-        guard let folder = SharedConformance.folder("libvterm/json") else { return }
+        guard let rate = try runSet(Self.files, label: "libvterm harness", checkReplies: false) else { return }
+        #expect(rate >= 95)
+    }
+
+    /// The issue's 95% bar for this set counts these files together with the
+    /// input files 17 and 25 (LibvtermInputTests); here every failure must be
+    /// a listed deviation.
+    @Test func xtermBehaviourAssertionsAndRepliesMatch() throws {
+        _ = try runSet(
+            Self.xtermFiles, label: "libvterm harness (xterm behaviour: replies, resize, reflow, protection, double width)",
+            checkReplies: true)
+    }
+
+    @discardableResult
+    func runSet(_ files: [String], label: String, checkReplies: Bool) throws -> Double? {
+        guard let folder = SharedConformance.folder("libvterm/json") else { return nil }
         let deviations = SharedConformance.deviations("libvterm-deviations.tsv")
         var outcome = Outcome()
-        for name in Self.files {
+        for name in files {
             let data = try Data(contentsOf: folder.appendingPathComponent(name + ".json"))
             let script = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             let cases = try #require(script["cases"] as? [[String: Any]])
-            try run(name: name, cases: cases, deviations: deviations, outcome: &outcome)
+            try run(name: name, cases: cases, deviations: deviations, checkReplies: checkReplies, outcome: &outcome)
         }
         let total = outcome.passed + outcome.failures.count + outcome.deviationsHit.count
         let rate = Double(outcome.passed) / Double(max(total, 1)) * 100
         print(
-            "libvterm harness: \(outcome.passed) of \(total) assertions passed (\(String(format: "%.1f", rate))%), "
+            "\(label): \(outcome.passed) of \(total) assertions passed (\(String(format: "%.1f", rate))%), "
                 + "\(outcome.deviationsHit.count) listed deviations, \(outcome.failures.count) unexplained failures")
         for line in outcome.deviationsHit { print("  deviation: \(line)") }
         for line in outcome.failures { print("  FAIL: \(line)") }
         #expect(outcome.failures.isEmpty, "unlisted failures:\n\(outcome.failures.joined(separator: "\n"))")
-        #expect(rate >= 95)
+        return rate
     }
 
-    func run(name: String, cases: [[String: Any]], deviations: [String: String], outcome: inout Outcome) throws {
+    func run(
+        name: String, cases: [[String: Any]], deviations: [String: String], checkReplies: Bool, outcome: inout Outcome
+    ) throws {
         var rows = 25
         var columns = 80
-        var terminal = Terminal(columns: columns, rows: rows)
+        let replies = ReplyCollector()
+        func fresh() -> Terminal {
+            let terminal = Terminal(columns: columns, rows: rows)
+            if checkReplies { terminal.writeBack = { replies.bytes += $0 } }
+            return terminal
+        }
+        var terminal = fresh()
         var palette = LibvtermPalette()
         for testCase in cases {
             let caseName = testCase["name"] as? String ?? "?"
@@ -74,13 +105,25 @@ struct LibvtermConformanceTests {
                 case "init":
                     rows = step["rows"] as? Int ?? 25
                     columns = step["cols"] as? Int ?? 80
-                    terminal = Terminal(columns: columns, rows: rows)
+                    terminal = fresh()
                 case "reset":
                     // libvterm's hard reset through its API: a power-on terminal.
-                    terminal = Terminal(columns: columns, rows: rows)
+                    terminal = fresh()
+                case "resize":
+                    rows = step["rows"] as? Int ?? rows
+                    columns = step["cols"] as? Int ?? columns
+                    terminal.resize(columns: columns, rows: rows)
                 case "push":
                     let bytes = try #require(Data(hex: step["hex"] as? String ?? ""))
+                    replies.bytes = []
                     terminal.feed(bytes)
+                    let expected = (step["expect"] as? [[String: Any]] ?? [])
+                        .filter { $0["kind"] as? String == "output" }
+                        .map { Data(hex: $0["hex"] as? String ?? "") ?? Data() }
+                    if checkReplies && !expected.isEmpty {
+                        let want = [UInt8](expected.reduce(Data(), +))
+                        check(replies.bytes == want, "reply expected \(printable(want)) got \(printable(replies.bytes))")
+                    }
                 case "assert_cursor":
                     let expected = ScreenPosition(row: step["row"] as? Int ?? -1, column: step["col"] as? Int ?? -1)
                     let got = terminal.cursor.position
@@ -117,6 +160,11 @@ struct LibvtermConformanceTests {
                 }
             }
         }
+    }
+
+    func printable(_ bytes: [UInt8]) -> String {
+        bytes.map { $0 == 0x1B ? "\\e" : ($0 < 0x20 || $0 >= 0x7F ? "\\x" + String($0, radix: 16) : String(UnicodeScalar($0))) }
+            .joined().debugDescription
     }
 
     /// libvterm's `get_chars` over a rectangle: end-exclusive, rows joined by
@@ -178,6 +226,13 @@ struct LibvtermConformanceTests {
         for (attribute, got) in gotAttrs where attrs[attribute] == nil && got != 0 {
             differences.append("\(attribute) unexpected")
         }
+        let size = terminal.lineSize(row: row)
+        let dwl = step["dwl"] as? Bool ?? false
+        let gotDwl = size != .single
+        if dwl != gotDwl { differences.append("dwl \(dwl) got \(gotDwl)") }
+        let dhl = step["dhl"] as? String
+        let gotDhl: String? = size == .doubleHeightTop ? "top" : size == .doubleHeightBottom ? "bottom" : nil
+        if dhl != gotDhl { differences.append("dhl \(dhl ?? "none") got \(gotDhl ?? "none")") }
         let fg = step["fg"] as? [Int] ?? []
         let bg = step["bg"] as? [Int] ?? []
         let gotFg = palette.rgb(style.foreground, isForeground: true)
@@ -186,6 +241,11 @@ struct LibvtermConformanceTests {
         if bg != gotBg { differences.append("bg \(bg) got \(gotBg)") }
         return differences.isEmpty ? nil : "cell \(row),\(column): " + differences.joined(separator: "; ")
     }
+}
+
+/// Collects what the terminal writes back (a class so the closure can append).
+final class ReplyCollector: @unchecked Sendable {
+    var bytes: [UInt8] = []
 }
 
 /// The RGB values libvterm's test harness reports (its README): used only to

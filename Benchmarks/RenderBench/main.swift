@@ -1,0 +1,130 @@
+import Foundation
+import Synchronization
+import TermCore
+import TermRender
+
+// render-bench: thumbnails per second from 24 KB previews, snapshot cost
+// with 0, 1 and all rows changed, feed throughput while another thread
+// snapshots 60 times a second, and the size ratio of replay compaction.
+// Build with -c release; inputs are generated, so every run is the same.
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// Seeded output like a busy shell session: coloured listings, prompts,
+/// CJK text, cursor motion.
+func sessionOutput(bytes: Int, seed: UInt64) -> [UInt8] {
+    var state = seed
+    func next() -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int(truncatingIfNeeded: state >> 33)
+    }
+    var out: [UInt8] = []
+    let words = ["alpha", "beta", "render", "cursor", "glyph", "漢字", "palette", "scroll"]
+    while out.count < bytes {
+        switch next() % 6 {
+        case 0: out += Array("\u{1B}[1;32muser@host\u{1B}[0m:\u{1B}[1;34m~/src\u{1B}[0m$ make\r\n".utf8)
+        case 1: out += Array("\u{1B}[38;5;\(next() % 256)m\(words[next() % words.count])\u{1B}[0m ".utf8)
+        case 2: out += Array("\u{1B}[\(next() % 24 + 1);\(next() % 80 + 1)H\(words[next() % words.count])".utf8)
+        case 3:
+            out += Array("-rw-r--r-- 1 user user \(next() % 99999) Nov 30 \(words[next() % words.count]).txt\r\n".utf8)
+        default:
+            out += Array(
+                "\u{1B}[48;2;\(next() % 256);\(next() % 256);\(next() % 256)m \u{1B}[0m\(words[next() % words.count])"
+                    .utf8)
+        }
+    }
+    return Array(out.prefix(bytes))
+}
+
+func thumbnailBenchmark() {
+    // A 24 KB preview cut at an arbitrary byte, as the server sends it.
+    let previews = (0..<8).map { seed -> [UInt8] in
+        let output = sessionOutput(bytes: 40_000, seed: UInt64(seed + 1))
+        return Array(output[(output.count - 24_576 + seed * 7)...])
+    }
+    for (name, size) in [("minimap", ThumbnailRenderer.Size.minimap), ("full", ThumbnailRenderer.Size.full)] {
+        var count = 0
+        var bytes = 0
+        let start = ContinuousClock.now
+        while seconds(start.duration(to: .now)) < 2 {
+            let terminal = Terminal(columns: 80, rows: 24, scrollback: 0)
+            terminal.feed(previews[count % previews.count])
+            bytes += ThumbnailRenderer.png(terminal.snapshot(), size: size).count
+            count += 1
+        }
+        let elapsed = seconds(start.duration(to: .now))
+        print(
+            "thumbnail \(name) 80x24 from 24 KB previews: \(String(format: "%.0f", Double(count) / elapsed)) per second"
+                + " (feed + snapshot + raster + PNG, one core), \(bytes / count) bytes each")
+    }
+}
+
+func snapshotBenchmark() {
+    let terminal = Terminal(columns: 200, rows: 50, scrollback: 1000)
+    terminal.feed(sessionOutput(bytes: 200_000, seed: 9))
+    _ = terminal.snapshot()
+    let iterations = 20_000
+    func measure(_ name: String, _ change: () -> Void) {
+        let start = ContinuousClock.now
+        var keep = 0
+        for _ in 0..<iterations {
+            change()
+            keep &+= terminal.snapshot().rows
+        }
+        let nanoseconds = seconds(start.duration(to: .now)) / Double(iterations) * 1e9
+        print(
+            "snapshot 200x50, \(name): \(String(format: "%.0f", nanoseconds)) ns (including the change)\(keep == 0 ? "!" : "")"
+        )
+    }
+    measure("0 rows changed") {}
+    let one = Array("\u{1B}[10;10HX".utf8)
+    measure("1 row changed") { terminal.feed(one) }
+    let all =
+        Array(String(repeating: "\u{1B}[1;1H\u{1B}[2J", count: 1).utf8)
+        + Array(String(repeating: "y\r\n", count: 49).utf8)
+    measure("all rows changed") { terminal.feed(all) }
+}
+
+func concurrentFeedBenchmark() {
+    guard #available(macOS 15.0, *) else { return }
+    let input = sessionOutput(bytes: 32 << 20, seed: 3)
+    let chunks = stride(from: 0, to: input.count, by: 4096).map { Array(input[$0..<min($0 + 4096, input.count)]) }
+    for withSnapshots in [false, true] {
+        let shared = LockedTerminal(Terminal(columns: 200, rows: 50))
+        let done = Atomic(false)
+        let reader = Thread {
+            var taken = 0
+            while !done.load(ordering: .relaxed) {
+                _ = shared.snapshot()
+                taken += 1
+                Thread.sleep(forTimeInterval: 1.0 / 60)
+            }
+        }
+        if withSnapshots { reader.start() }
+        let start = ContinuousClock.now
+        for chunk in chunks { shared.feed(chunk) }
+        let elapsed = seconds(start.duration(to: .now))
+        done.store(true, ordering: .relaxed)
+        print(
+            "feed 200x50 \(withSnapshots ? "while another thread snapshots 60/s" : "alone"): "
+                + String(format: "%.1f MiB/s", Double(input.count) / 1_048_576 / elapsed))
+    }
+}
+
+func compactionBenchmark() {
+    let input = sessionOutput(bytes: 16 << 20, seed: 5)
+    let start = ContinuousClock.now
+    let compact = ReplayCompactor.compact(input, columns: 80, rows: 24, scrollback: 10_000)
+    let elapsed = seconds(start.duration(to: .now))
+    print(
+        "compact 16 MiB session (80x24, 10,000 lines of scrollback): \(compact.count) bytes, "
+            + String(format: "%.2f%% of the input, %.2f s", Double(compact.count) * 100 / Double(input.count), elapsed))
+}
+
+let only = CommandLine.arguments.dropFirst().first
+if only == nil || only == "thumbnail" { thumbnailBenchmark() }
+if only == nil || only == "snapshot" { snapshotBenchmark() }
+if only == nil || only == "feed" { concurrentFeedBenchmark() }
+if only == nil || only == "compact" { compactionBenchmark() }

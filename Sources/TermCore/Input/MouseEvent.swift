@@ -1,0 +1,139 @@
+/// A position in pixels from the top-left corner of the terminal's text
+/// area (not the window), for SGR-pixel mouse reports (?1016).
+public struct PixelPosition: Hashable, Sendable {
+    public var x: Int
+    public var y: Int
+    public init(x: Int, y: Int) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// A mouse event as a front end reports it to ``InputEncoder``.
+public struct MouseEvent: Hashable, Sendable {
+    /// The button, in X11's numbering: left 1, middle 2, right 3, the wheel
+    /// 4–7, then 8–11.
+    public enum Button: Hashable, Sendable, CaseIterable {
+        case left, middle, right
+        /// No button: motion with nothing held.
+        case none
+        case wheelUp, wheelDown, wheelLeft, wheelRight
+        case button8, button9, button10, button11
+
+        /// The low bits of xterm's button code (button.c BtnCode: 0–2, 3 for
+        /// none, +64 for the wheel, +128 for buttons 8–11).
+        var code: Int {
+            switch self {
+            case .left: 0
+            case .middle: 1
+            case .right: 2
+            case .none: 3
+            case .wheelUp: 64
+            case .wheelDown: 65
+            case .wheelLeft: 66
+            case .wheelRight: 67
+            case .button8: 128
+            case .button9: 129
+            case .button10: 130
+            case .button11: 131
+            }
+        }
+
+        /// Wheel "buttons" click: they are pressed, never held or released.
+        var isWheel: Bool { (64...67).contains(code) }
+    }
+
+    /// What happened.
+    public enum Action: Hashable, Sendable {
+        case press, release
+        /// The pointer moved; ``MouseEvent/button`` is the button held (the
+        /// lowest-numbered one when several are), or `.none`.
+        case motion
+    }
+
+    /// The button pressed, released or held.
+    public var button: Button
+    /// Press, release or motion.
+    public var action: Action
+    /// The cell under the pointer, 0-based. A front end clamps it to the
+    /// screen, as xterm does for a pointer dragged outside the window.
+    public var position: ScreenPosition
+    /// The pointer in pixels, needed only for SGR-pixel reports (?1016).
+    public var pixel: PixelPosition?
+    /// Shift, Alt (or Meta) and Control are reported; others are not.
+    public var modifiers: KeyModifiers
+
+    public init(
+        _ action: Action, _ button: Button, at position: ScreenPosition, pixel: PixelPosition? = nil,
+        modifiers: KeyModifiers = []
+    ) {
+        self.action = action
+        self.button = button
+        self.position = position
+        self.pixel = pixel
+        self.modifiers = modifiers
+    }
+}
+
+/// What a front end keeps between pointer events so that its reports match
+/// xterm's: which buttons are held (motion reports carry the lowest held
+/// one) and where the last report was (motion reports are sent only when
+/// the pointer reaches another cell — another pixel under ?1016 — as
+/// xterm's EditorButton does).
+///
+/// ```swift
+/// var pointer = MouseTracker()
+/// if let bytes = pointer.press(.left, at: cell, encoder: terminal.inputEncoder) { write(bytes) }
+/// ```
+public struct MouseTracker: Hashable, Sendable {
+    /// Buttons held now, in press order.
+    public private(set) var heldButtons: [MouseEvent.Button] = []
+    /// The cell (and pixel) of the last event that was reported.
+    public private(set) var lastReported: ScreenPosition?
+    private var lastReportedPixel: PixelPosition?
+
+    public init() {}
+
+    /// A button went down at `position`. Wheel clicks go through here too.
+    public mutating func press(
+        _ button: MouseEvent.Button, at position: ScreenPosition, pixel: PixelPosition? = nil,
+        modifiers: KeyModifiers = [], encoder: InputEncoder
+    ) -> [UInt8]? {
+        if !button.isWheel && button != .none && !heldButtons.contains(button) { heldButtons.append(button) }
+        return report(MouseEvent(.press, button, at: position, pixel: pixel, modifiers: modifiers), encoder)
+    }
+
+    /// A button went up at `position`.
+    public mutating func release(
+        _ button: MouseEvent.Button, at position: ScreenPosition, pixel: PixelPosition? = nil,
+        modifiers: KeyModifiers = [], encoder: InputEncoder
+    ) -> [UInt8]? {
+        heldButtons.removeAll { $0 == button }
+        return report(MouseEvent(.release, button, at: position, pixel: pixel, modifiers: modifiers), encoder)
+    }
+
+    /// The pointer moved to `position`: reported (by tracking modes 1002
+    /// and 1003) only when it is in another cell than the last report.
+    public mutating func move(
+        to position: ScreenPosition, pixel: PixelPosition? = nil, modifiers: KeyModifiers = [],
+        encoder: InputEncoder
+    ) -> [UInt8]? {
+        let samePlace =
+            encoder.modes.mouseEncoding == .sgrPixels
+            ? pixel != nil && pixel == lastReportedPixel : position == lastReported
+        if samePlace { return nil }
+        let held = MouseEvent.Button.allCases.first { heldButtons.contains($0) } ?? .none
+        return report(MouseEvent(.motion, held, at: position, pixel: pixel, modifiers: modifiers), encoder)
+    }
+
+    /// Forgets held buttons and the last position (after a reset, or when
+    /// the pointer leaves the window).
+    public mutating func reset() { self = MouseTracker() }
+
+    private mutating func report(_ event: MouseEvent, _ encoder: InputEncoder) -> [UInt8]? {
+        guard let bytes = encoder.encode(event) else { return nil }
+        lastReported = event.position
+        lastReportedPixel = event.pixel
+        return bytes
+    }
+}

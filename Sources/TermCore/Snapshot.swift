@@ -1,0 +1,177 @@
+/// An immutable picture of the terminal that any thread can read while the
+/// terminal goes on: the visible screen with resolved styles, the cursor,
+/// the modes a front end needs, the title and working directory, and the
+/// scrollback lines that were asked for.
+///
+/// Snapshots share rows: a row nobody changed since the previous snapshot is
+/// the same object in both, so taking one costs in proportion to the rows
+/// that changed, and ``changedRows(since:)`` compares identities.
+public struct Snapshot: Sendable {
+    /// Screen size.
+    public let columns: Int
+    public let rows: Int
+    /// The cursor, in screen coordinates.
+    public let cursor: CursorState
+    /// Modes a front end needs: mouse reporting, bracketed paste, cursor keys
+    /// and style, synchronized output in progress, reverse video…
+    public let modes: TerminalModes
+    /// Sanitized window title and icon name (OSC 0/1/2), or nil.
+    public let title: String?
+    public let iconName: String?
+    /// The working directory the shell reported (OSC 7), or nil.
+    public let workingDirectory: String?
+    /// True while the alternate screen is shown.
+    public let isAlternateScreen: Bool
+    /// The colours in force (the embedder's theme plus OSC 4/10/11/12 changes).
+    public let palette: Palette
+    /// Lines in the primary screen's scrollback when the snapshot was taken.
+    public let scrollbackCount: Int
+    /// The scrollback lines this snapshot holds (see ``Terminal/snapshot(scrollback:)``).
+    public let scrollbackRange: Range<Int>
+
+    let screenRows: [SnapshotRow]
+    let scrollbackRows: [SnapshotRow]
+    let tables: SnapshotTables
+
+    /// Screen row `row` (0 = top).
+    public func line(_ row: Int) -> SnapshotLine {
+        SnapshotLine(row: screenRows[row], tables: tables, columns: columns)
+    }
+
+    /// Scrollback line `index` (0 = oldest); it must lie in ``scrollbackRange``.
+    public func scrollbackLine(_ index: Int) -> SnapshotLine {
+        precondition(scrollbackRange.contains(index), "scrollback line \(index) is outside \(scrollbackRange)")
+        return SnapshotLine(
+            row: scrollbackRows[index - scrollbackRange.lowerBound], tables: tables, columns: columns)
+    }
+
+    /// Screen rows whose content differs from `older`'s (all of them when the
+    /// size or screen changed).
+    /// - Complexity: O(rows): rows are compared by identity.
+    public func changedRows(since older: Snapshot) -> [Int] {
+        guard older.columns == columns, older.rows == rows, older.isAlternateScreen == isAlternateScreen else {
+            return Array(0..<rows)
+        }
+        return (0..<rows).filter { screenRows[$0] !== older.screenRows[$0] }
+    }
+}
+
+/// One row's cells, shared between snapshots that saw it unchanged.
+final class SnapshotRow: Sendable {
+    let cells: [Cell]
+    let isWrapped: Bool
+    let size: LineSize
+    let mark: SemanticMark?
+
+    init(cells: [Cell], isWrapped: Bool, size: LineSize, mark: SemanticMark?) {
+        self.cells = cells
+        self.isWrapped = isWrapped
+        self.size = size
+        self.mark = mark
+    }
+}
+
+/// The side tables cells refer to, as they were when the snapshot was taken.
+final class SnapshotTables: Sendable {
+    let styles: [Style]
+    let clusters: [[UInt32]]
+    let links: [Hyperlink?]
+
+    init(styles: [Style], clusters: [[UInt32]], links: [Hyperlink?]) {
+        self.styles = styles
+        self.clusters = clusters
+        self.links = links
+    }
+}
+
+/// A run of consecutive cells with the same style and link: what a front end
+/// draws in one call.
+public struct StyleRun: Sendable, Equatable {
+    /// The first column of the run.
+    public var column: Int
+    /// Columns the run covers (wide characters count twice).
+    public var width: Int
+    /// The run's text: one entry per character, a blank as a space.
+    public var text: String
+    public var style: Style
+    public var hyperlink: Hyperlink?
+}
+
+/// A row of a snapshot, resolved on demand.
+public struct SnapshotLine: Sendable {
+    let row: SnapshotRow
+    let tables: SnapshotTables
+    let columns: Int
+
+    /// True when the row continues on the next one (soft wrap).
+    public var isWrapped: Bool { row.isWrapped }
+    /// The row's DEC size attribute.
+    public var size: LineSize { row.size }
+    /// The OSC 133 mark of the row, if any.
+    public var semanticMark: SemanticMark? { row.mark }
+
+    /// The cell at `column`.
+    public func cell(_ column: Int) -> CellContent {
+        let cell = row.cells[column]
+        var scalars: [Unicode.Scalar] = []
+        if cell.isCluster {
+            scalars = tables.clusters[Int(cell.value)].compactMap(Unicode.Scalar.init)
+        } else if !cell.isBlank, let scalar = Unicode.Scalar(cell.value) {
+            scalars = [scalar]
+        }
+        return CellContent(
+            scalars: scalars, width: cell.width, style: tables.styles[Int(cell.styleID)],
+            isProtected: cell.isProtected, hyperlink: tables.links[Int(cell.linkID)])
+    }
+
+    /// The row's text: a blank cell as a space, a wide character once,
+    /// trailing spaces trimmed.
+    public var text: String {
+        var scalars = String.UnicodeScalarView()
+        appendText(of: 0..<columns, to: &scalars)
+        var text = String(scalars)
+        while text.unicodeScalars.last == " " { text.unicodeScalars.removeLast() }
+        return text
+    }
+
+    func appendText(of range: Range<Int>, to scalars: inout String.UnicodeScalarView) {
+        for column in range {
+            let cell = row.cells[column]
+            switch cell.width {
+            case .wideTail: continue
+            default: break
+            }
+            if cell.isBlank {
+                scalars.append(" ")
+            } else if cell.isCluster {
+                for value in tables.clusters[Int(cell.value)] { scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}") }
+            } else {
+                scalars.append(Unicode.Scalar(cell.value) ?? "\u{FFFD}")
+            }
+        }
+    }
+
+    /// The row as runs of equal style and link, left to right, covering every
+    /// column (default-styled blanks included, so a renderer can paint the
+    /// background in the same pass).
+    /// - Complexity: O(columns).
+    public var runs: [StyleRun] {
+        var runs: [StyleRun] = []
+        var start = 0
+        let cells = row.cells
+        while start < columns {
+            let styleID = cells[start].styleID
+            let linkID = cells[start].linkID
+            var end = start + 1
+            while end < columns && cells[end].styleID == styleID && cells[end].linkID == linkID { end += 1 }
+            var scalars = String.UnicodeScalarView()
+            appendText(of: start..<end, to: &scalars)
+            runs.append(
+                StyleRun(
+                    column: start, width: end - start, text: String(scalars), style: tables.styles[Int(styleID)],
+                    hyperlink: tables.links[Int(linkID)]))
+            start = end
+        }
+        return runs
+    }
+}

@@ -1,0 +1,197 @@
+// Read-only access to the state a later byte can observe but a front end
+// does not draw: tab stops, margins, the pen, character sets, the saved
+// cursors, the kitty keyboard stacks, the title stack and the screen that is
+// not shown. A replay compactor needs all of it to rebuild the same terminal;
+// a debugger can show it. Nothing here changes the terminal.
+
+/// The character sets designated into G0–G3 and the one invoked into GL
+/// (ECMA-35 / ISO 2022 as the VT100 implements it).
+public struct CharacterSets: Equatable, Sendable {
+    /// A set a designation (`ESC ( F` and kin) can select.
+    public enum Set: Equatable, Sendable {
+        /// US ASCII (final byte `B`).
+        case ascii
+        /// DEC Special Graphics (final byte `0`): line drawing.
+        case decSpecialGraphics
+        /// United Kingdom (final byte `A`): `#` is `£`.
+        case british
+
+        /// The final byte that designates the set.
+        public var finalByte: UInt8 {
+            switch self {
+            case .ascii: return UInt8(ascii: "B")
+            case .decSpecialGraphics: return UInt8(ascii: "0")
+            case .british: return UInt8(ascii: "A")
+            }
+        }
+    }
+
+    /// G0, G1, G2, G3.
+    public var designations: [Set]
+    /// The set invoked into GL: 0 (SI), 1 (SO), 2 (LS2) or 3 (LS3).
+    public var gl: Int
+    /// A single shift (2 for SS2, 3 for SS3) waiting for the next character.
+    public var singleShift: Int?
+
+    /// The power-on state: ASCII everywhere, G0 in GL.
+    public init(designations: [Set] = [.ascii, .ascii, .ascii, .ascii], gl: Int = 0, singleShift: Int? = nil) {
+        self.designations = designations
+        self.gl = gl
+        self.singleShift = singleShift
+    }
+
+    init(_ state: CharsetState) {
+        designations = state.designations.map { set in
+            switch set {
+            case .ascii: return .ascii
+            case .decSpecialGraphics: return .decSpecialGraphics
+            case .british: return .british
+            }
+        }
+        gl = state.gl
+        singleShift = state.singleShift
+    }
+}
+
+/// What DECSC saved for one screen, and DECRC would restore.
+public struct SavedCursorState: Equatable, Sendable {
+    /// The saved position, in screen coordinates.
+    public var position: ScreenPosition
+    /// The saved pending-wrap flag.
+    public var pendingWrap: Bool
+    /// The saved rendition.
+    public var style: Style
+    /// The saved character sets.
+    public var characterSets: CharacterSets
+    /// The saved origin mode (DECOM).
+    public var originMode: Bool
+    /// The saved selective-erase attribute (DECSCA).
+    public var isProtected: Bool
+
+    /// What DECRC restores when nothing was saved: home, default rendition.
+    public static let powerOn = SavedCursorState(
+        position: ScreenPosition(row: 0, column: 0), pendingWrap: false, style: Style(),
+        characterSets: CharacterSets(), originMode: false, isProtected: false)
+
+    /// A saved cursor from its parts.
+    public init(
+        position: ScreenPosition, pendingWrap: Bool, style: Style, characterSets: CharacterSets, originMode: Bool,
+        isProtected: Bool
+    ) {
+        self.position = position
+        self.pendingWrap = pendingWrap
+        self.style = style
+        self.characterSets = characterSets
+        self.originMode = originMode
+        self.isProtected = isProtected
+    }
+
+    init(_ saved: SavedCursor) {
+        self.init(
+            position: ScreenPosition(row: saved.cursor.row, column: saved.cursor.col),
+            pendingWrap: saved.cursor.pendingWrap, style: saved.pen, characterSets: CharacterSets(saved.charsets),
+            originMode: saved.originMode, isProtected: saved.protected)
+    }
+}
+
+/// One entry of the title stack (XTWINOPS 22/23); nil where the push left a
+/// part out.
+public struct TitleStackEntry: Equatable, Sendable {
+    public var title: String?
+    public var iconName: String?
+    public init(title: String?, iconName: String?) {
+        self.title = title
+        self.iconName = iconName
+    }
+}
+
+extension Terminal {
+    /// The columns that hold a tab stop, ascending.
+    /// - Complexity: O(columns).
+    public var tabStops: [Int] { state.tabStops.indices.filter { state.tabStops[$0] } }
+
+    /// The scroll region (DECSTBM), inclusive screen rows.
+    public var scrollRegion: ClosedRange<Int> { state.scrollTop...state.scrollBottom }
+
+    /// The left and right margins (DECSLRM), inclusive columns; the whole
+    /// width unless DECLRMM is on.
+    public var horizontalMargins: ClosedRange<Int> { state.marginLeft...state.marginRight }
+
+    /// The rendition printed characters get now (the SGR pen).
+    public var pen: Style { state.pen }
+
+    /// The OSC 8 link printed characters get now, if any.
+    public var penHyperlink: Hyperlink? { state.hyperlinks[state.penLink] }
+
+    /// True when characters printed now are protected (DECSCA 1).
+    public var isPenProtected: Bool { state.protectedPen }
+
+    /// G0–G3, GL and a pending single shift.
+    public var characterSets: CharacterSets { CharacterSets(state.charsets) }
+
+    /// What DECSC saved on the primary or the alternate screen, or nil when
+    /// nothing was (DECRC then restores ``SavedCursorState/powerOn``).
+    public func savedCursor(alternateScreen: Bool) -> SavedCursorState? {
+        (alternateScreen ? state.savedAlternate : state.savedPrimary).map(SavedCursorState.init)
+    }
+
+    /// The kitty keyboard flags stack of a screen, oldest first (the flags in
+    /// force are ``TerminalModes/kittyKeyboardFlags``).
+    public func kittyKeyboardStack(alternateScreen: Bool) -> [UInt8] {
+        alternateScreen ? state.kittyStackAlternate : state.kittyStackPrimary
+    }
+
+    /// The title stack (XTWINOPS 22), oldest first.
+    public var titleStack: [TitleStackEntry] {
+        state.titleStack.map { TitleStackEntry(title: $0.title, iconName: $0.iconName) }
+    }
+
+    /// The rows of the primary or the alternate screen, whichever is shown:
+    /// the screen that is not shown keeps its content, and a later switch
+    /// (DECSET 47) shows it again.
+    /// - Complexity: O(rows × columns): the rows are copied.
+    public func screenLines(alternateScreen: Bool) -> [SnapshotLine] {
+        let grid = alternateScreen == state.isAlternateScreen ? state.active : state.inactive
+        let tables = SnapshotTables(
+            styles: state.styles.styles, clusters: state.clusters.clusters, links: state.hyperlinks.links)
+        return (0..<rows).map { row in
+            let flags = grid.flags(row)
+            let size: LineSize =
+                flags.contains(.doubleHeightTop)
+                ? .doubleHeightTop
+                : flags.contains(.doubleHeightBottom)
+                    ? .doubleHeightBottom : flags.contains(.doubleWidth) ? .doubleWidth : .single
+            let cells = Array(UnsafeBufferPointer(start: grid.readRow(row), count: columns))
+            return SnapshotLine(
+                row: SnapshotRow(cells: cells, isWrapped: flags.contains(.wrapped), size: size, mark: grid.mark(row)),
+                tables: tables, columns: columns)
+        }
+    }
+}
+
+extension Terminal {
+    /// The most scrollback lines the primary screen keeps.
+    public var scrollbackLimit: Int { state.primary.scrollbackLimit }
+}
+
+extension SnapshotLine {
+    /// The number of columns.
+    public var columnCount: Int { columns }
+
+    /// True when the cell at `column` is the power-on cell: blank, default
+    /// style, no link, not protected.
+    public func isEmpty(_ column: Int) -> Bool { row.cells[column] == .empty }
+
+    /// True when every cell is the power-on cell and the row has no wrap,
+    /// size or mark.
+    /// - Complexity: O(columns).
+    public var isEmpty: Bool {
+        !row.isWrapped && row.size == .single && row.mark == nil && row.cells.allSatisfy { $0 == .empty }
+    }
+}
+
+extension CellContent {
+    /// The power-on cell: blank, default style, no link.
+    public static let empty = CellContent(
+        scalars: [], width: .narrow, style: Style(), isProtected: false, hyperlink: nil)
+}

@@ -1,0 +1,71 @@
+// Grapheme clusters with mode 2027: the cluster, not each code point,
+// decides the cells a character takes (the convention of Ghostty, WezTerm,
+// kitty and others for "DECSET 2027").
+
+extension TerminalState {
+    /// Adds `scalar` to the cluster before the cursor, widening it to two
+    /// cells (wrapping it whole when it no longer fits) or narrowing it to one.
+    mutating func extendPreviousCluster(_ scalar: UInt32) {
+        var col = cursor.pendingWrap ? cursor.col : cursor.col - 1
+        let row = active.row(cursor.row)
+        if col >= 0 && row[col].width == .wideTail { col -= 1 }
+        guard col >= 0, !row[col].isBlank else {
+            counters.droppedCombiningMarks += 1
+            return
+        }
+        var scalars = row[col].isCluster ? clusters[row[col].value] : [row[col].value]
+        guard scalars.count < ClusterTable.maxScalars else {
+            counters.droppedCombiningMarks += 1
+            return
+        }
+        scalars.append(scalar)
+        guard let id = clusterID(for: scalars) else {
+            counters.droppedCombiningMarks += 1
+            return
+        }
+        let content = Cell.clusterFlag | id
+        let oldWidth = row[col].width == .wide ? 2 : 1
+        let newWidth = GraphemeBreak.width(of: scalars)
+        row[col].setCluster(id)
+        lastGraphic = (content, newWidth)
+        if newWidth == oldWidth { return }
+
+        let edge = modes.leftRightMargins && col <= marginRight ? marginRight : lastColumn(row: cursor.row)
+        if newWidth == 2 {
+            if col < edge {
+                // Room for the right half: the cluster grows in place.
+                clearWideOverlap(row, from: col + 1, count: 1)
+                row[col].content = (row[col].content & ~(3 << Cell.widthShift)) | UInt32(Cell.Width.wide.rawValue) << Cell.widthShift
+                var tail = Cell(scalar: 0, width: .wideTail, styleID: row[col].styleID)
+                tail.linkID = row[col].linkID
+                row[col + 1] = tail
+                cursor.pendingWrap = false
+                cursor.col = col + 1
+                advanceCursor(by: 1)
+            } else {
+                // It no longer fits in the last column: it moves to the next
+                // row whole, as a wide character printed there would.
+                let styleID = row[col].styleID
+                row[col] = Cell(scalar: 0, width: .wrapSpacer, styleID: eraseID)
+                cursor.col = col
+                cursor.pendingWrap = false
+                if modes.autowrap {
+                    wrapToNextLine()
+                } else {
+                    cursor.col = max(0, edge - 1)
+                }
+                let savedPen = penID
+                penID = styleID
+                printCharacter(content, width: 2)
+                penID = savedPen
+            }
+        } else {
+            // Narrowed (VS15): the right half becomes a blank and the cursor
+            // steps back onto it.
+            row[col].content = row[col].content & ~(3 << Cell.widthShift)
+            row[col + 1] = Cell.blank(styleID: row[col + 1].styleID)
+            cursor.col = col + 1
+            cursor.pendingWrap = false
+        }
+    }
+}

@@ -1,0 +1,346 @@
+import TermCore
+
+// Drawing rows: the difference between the shadow's row and the wanted one,
+// soft wraps made by printing across the row end, and the wide-character
+// tricks for the cell states no sequence sets directly.
+
+extension StateEncoder {
+    static let emptyCell = CellContent.empty
+
+    func cell(_ line: SnapshotLine?, _ column: Int) -> CellContent {
+        guard let line else { return Self.emptyCell }
+        return line.cell(column)
+    }
+
+    /// True for a blank that an erase with the right background leaves.
+    func isEraseBlank(_ cell: CellContent) -> Bool {
+        cell.scalars.isEmpty && cell.width == .narrow && cell.hyperlink == nil && !cell.isProtected
+            && cell.style == Style(background: cell.style.background)
+    }
+
+    func isPrintable(_ cell: CellContent) -> Bool {
+        !cell.scalars.isEmpty && (cell.width == .narrow || cell.width == .wide)
+    }
+
+    /// Sets only the pen's background, which is all an erase takes.
+    func setEraseBackground(_ background: Color) {
+        var style = pen
+        style.background = background
+        setPen(style)
+    }
+
+    /// Draws a screen's lines top to bottom: the first `historyCount` scroll
+    /// off into the scrollback, the last `rows` stay on the screen.
+    func drawScreen(_ lines: [SnapshotLine?], historyCount: Int) {
+        sync()
+        onScreen = Array(repeating: nil, count: rows)
+        for index in lines.indices {
+            let line = lines[index]
+            let screenRow = min(index, rows - 1)
+            if index >= rows {
+                onScreen.removeFirst()
+                onScreen.append(line)
+            } else {
+                onScreen[index] = line
+            }
+            if index > 0, let previous = lines[index - 1], previous.isWrapped {
+                wrapIn(from: previous, previousRow: index > rows - 1 ? rows - 1 : screenRow - 1, next: line)
+            } else if index >= rows {
+                // The line scrolls in at the bottom: the new row is filled
+                // with the pen's background (xterm's background colour erase).
+                move(row: rows - 1, column: column)
+                let last = cell(line, columns - 1)
+                setEraseBackground(isEraseBlank(last) ? last.style.background : .default)
+                out.append(0x0A)
+                pendingWrap = false
+            } else if line == nil || line!.isEmpty {
+                continue
+            }
+            writeRow(screenRow, line)
+        }
+        if let last = lines.last ?? nil, last.isWrapped { wrapBottomRow(last) }
+        // A last pass over the rows that stayed: anything still different.
+        let screen = lines.suffix(rows)
+        onScreen = Array(screen)
+        for (screenRow, line) in screen.enumerated() { writeRow(screenRow, line) }
+    }
+
+    /// Makes the cursor wait in the last column of `previousRow` with a
+    /// pending wrap, then prints the first character of `next`: the row is
+    /// marked as wrapped, as autowrap marks it.
+    func wrapIn(from previous: SnapshotLine, previousRow: Int, next: SnapshotLine?) {
+        let edge = lastColumn(previous.size)
+        let last = previous.cell(edge)
+        let first = cell(next, 0)
+        if last.width == .wrapSpacer && edge >= 1 {
+            // A wide character that did not fit leaves a spacer (the pen's
+            // erase style) and wraps; when the next row does not start with
+            // one any more, a placeholder is written over by that row.
+            move(row: previousRow, column: edge)
+            let wide = first.width == .wide && isPrintable(first)
+            var style = wide ? first.style : Style()
+            style.background = last.style.background
+            setPen(style)
+            setLink(wide ? first.hyperlink : nil)
+            setProtected(wide && first.isProtected)
+            for scalar in wide ? first.scalars : [Self.widePlaceholder] { out.append(scalar: scalar) }
+            sync()
+            return
+        }
+        let needsFix = makePendingWrap(line: previous, row: previousRow, edge: edge)
+        if isPrintable(first) {
+            printCell(first, edge: columns - 1)
+        } else {
+            printScalars([" "], width: 1, edge: columns - 1)
+        }
+        sync()
+        if needsFix { fixEndAfterPlaceholder(previous, row: max(0, row - 1), edge: edge) }
+    }
+
+    /// Leaves the cursor in column `edge` of `row` with a pending wrap by
+    /// printing the character there again. A blank there takes a wide
+    /// placeholder over the last two columns; the caller then rewrites the
+    /// column before it, which blanks the placeholder's right half with its
+    /// style (``fixEndAfterPlaceholder(_:row:edge:)``). Returns whether that
+    /// fix is needed.
+    @discardableResult
+    func makePendingWrap(line: SnapshotLine?, row target: Int, edge: Int) -> Bool {
+        if pendingWrap && row == target && column == edge { return false }
+        let last = cell(line, edge)
+        if isPrintable(last) && last.width == .narrow {
+            move(row: target, column: edge)
+            printCell(last, edge: edge)
+            return false
+        }
+        if last.width == .wideTail && edge >= 1 {
+            let head = cell(line, edge - 1)
+            if head.width == .wide && isPrintable(head) {
+                move(row: target, column: edge - 1)
+                printCell(head, edge: edge)
+                return false
+            }
+        }
+        guard edge >= 1 else { return false }
+        move(row: target, column: edge - 1)
+        setPen(last.style)
+        setLink(nil)
+        setProtected(false)
+        printScalars([Self.widePlaceholder], width: 2, edge: edge)
+        return true
+    }
+
+    /// Rewrites column `edge - 1` after a wide placeholder: a narrow write
+    /// over the placeholder's left half blanks its right half, which keeps
+    /// the placeholder's style (the blank the row should end with).
+    func fixEndAfterPlaceholder(_ line: SnapshotLine, row target: Int, edge: Int) {
+        let before = line.cell(edge - 1)
+        move(row: target, column: edge - 1)
+        if isPrintable(before) && before.width == .narrow {
+            printCell(before, edge: edge)
+        } else {
+            printScalars([" "], width: 1, edge: edge)
+            moveToColumn(edge - 1)
+            if isEraseBlank(before) {
+                setEraseBackground(before.style.background)
+                out.csi("X")
+            }
+        }
+        sync()
+    }
+
+    /// Marks the bottom row as wrapped without scrolling: with a scroll
+    /// region that ends above it, a wrap there stays on the row (xterm), so
+    /// the wrap rewrites the row's first cell in place.
+    func wrapBottomRow(_ line: SnapshotLine) {
+        guard rows >= 3 else { return }
+        sync()
+        if shadow.isWrapped(row: rows - 1) { return }
+        out.csi("1;\(rows - 1)r")  // DECSTBM homes the cursor
+        regionIsFull = false
+        defer { regionIsFull = true }
+        row = 0
+        column = 0
+        pendingWrap = false
+        let edge = lastColumn(line.size)
+        let needsFix = makePendingWrap(line: line, row: rows - 1, edge: edge)
+        let first = line.cell(0)
+        if isPrintable(first) {
+            printCell(first, edge: edge)
+        } else {
+            printScalars([" "], width: 1, edge: edge)
+            moveToColumn(0)
+            if isEraseBlank(first) && columns > 1 {
+                setEraseBackground(first.style.background)
+                out.csi("X")
+            }
+        }
+        sync()
+        if needsFix { fixEndAfterPlaceholder(line, row: rows - 1, edge: edge) }
+        out.csi("r")
+        sync()
+    }
+
+    // MARK: One row
+
+    /// Makes screen row `target` equal `line` (nil: an empty row): line size,
+    /// mark, then the cells that differ, written again until they agree.
+    func writeRow(_ target: Int, _ line: SnapshotLine?) {
+        let size = line?.size ?? .single
+        let edge = lastColumn(size)
+        for _ in 0..<4 {
+            sync()
+            if shadow.lineSize(row: target) != size {
+                move(row: target, column: 0)
+                // A double size erases the right half with the pen's
+                // background: make it the one the half should keep.
+                let end = cell(line, columns - 1)
+                if size != .single && isEraseBlank(end) { setEraseBackground(end.style.background) }
+                switch size {
+                case .single: out.esc("#5")
+                case .doubleWidth: out.esc("#6")
+                case .doubleHeightTop: out.esc("#3")
+                case .doubleHeightBottom: out.esc("#4")
+                }
+                sync()
+            }
+            if let mark = line?.semanticMark, shadow.semanticMark(row: target) != mark {
+                move(row: target, column: column)
+                switch mark {
+                case .prompt: out.osc("133;A")
+                case .input: out.osc("133;B")
+                case .output: out.osc("133;C")
+                case .commandEnd(let status): out.osc("133;D" + (status.map { ";\($0)" } ?? ""))
+                }
+            }
+            let wantsWrap = line?.isWrapped ?? false
+            if !wantsWrap && shadow.isWrapped(row: target) {
+                // DCH in the last column clears the wrap flag; the cell is
+                // written again below.
+                move(row: target, column: columns - 1)
+                out.csi("P")
+                sync()
+            }
+            let keepWrap = wantsWrap && shadow.isWrapped(row: target)
+            var current: [CellContent] = []
+            current.reserveCapacity(edge + 1)
+            for index in 0...edge { current.append(shadow.cell(at: ScreenPosition(row: target, column: index))) }
+            var index = 0
+            var forced = false
+            var wrote = false
+            while index <= edge {
+                let want = cell(line, index)
+                if !forced && want == current[index] {
+                    index += 1
+                    continue
+                }
+                wrote = true
+                (index, forced) = writeCell(
+                    row: target, column: index, want, line: line, edge: edge, forced: forced, keepWrap: keepWrap)
+            }
+            if size != .single && rows >= 2 {
+                for index in (edge + 1)..<columns
+                where cell(line, index) != shadow.cell(at: ScreenPosition(row: target, column: index)) {
+                    copyRightHalf(target, line)
+                    wrote = true
+                    break
+                }
+            }
+            if !wrote { return }
+        }
+    }
+
+    /// The right half of a double-size row cannot be printed on (ICH and
+    /// DECFRA can still fill it): write it on another row and copy it over
+    /// with DECCRA, then restore that row.
+    func copyRightHalf(_ target: Int, _ line: SnapshotLine?) {
+        guard let line else { return }
+        let edge = lastColumn(line.size)
+        guard
+            let scratch = (0..<rows).first(where: {
+                $0 != target && (onScreen[$0]?.size ?? .single) == .single && shadow.lineSize(row: $0) == .single
+            })
+        else { return }
+        var index = edge + 1
+        var forced = true
+        while index < columns {
+            (index, forced) = writeCell(
+                row: scratch, column: index, line.cell(index), line: line, edge: columns - 1, forced: forced,
+                keepWrap: true)
+        }
+        out.csi("\(scratch + 1);\(edge + 2);\(scratch + 1);\(columns);1;\(target + 1);\(edge + 2)$v")
+        sync()
+        writeRow(scratch, onScreen[scratch])
+    }
+
+    /// Writes one cell that differs; returns the next column to look at and
+    /// whether it must be written whatever it holds (it is the right half of
+    /// a placeholder).
+    func writeCell(
+        row target: Int, column index: Int, _ want: CellContent, line: SnapshotLine?, edge: Int, forced: Bool,
+        keepWrap: Bool
+    ) -> (Int, Bool) {
+        switch want.width {
+        case .wideTail:
+            if index > 0 {
+                let head = cell(line, index - 1)
+                if head.width == .wide && isPrintable(head) {
+                    move(row: target, column: index - 1)
+                    printCell(head, edge: edge)
+                }
+            }
+            return (index + 1, false)
+        case .wrapSpacer:
+            return (index + 1, false)  // made by the wrap into the next row
+        case .narrow, .wide:
+            break
+        }
+        if isPrintable(want) {
+            move(row: target, column: index)
+            printCell(want, edge: edge)
+            return (index + (want.width == .wide ? 2 : 1), false)
+        }
+        let lastErasable = keepWrap ? min(edge, columns - 2) : edge
+        if isEraseBlank(want) && index <= lastErasable {
+            var end = index + 1
+            while end <= lastErasable && cell(line, end) == want { end += 1 }
+            move(row: target, column: index)
+            if forced {
+                // The right half of a placeholder: a narrow character first,
+                // or the erase would widen to the left half.
+                printScalars([" "], width: 1, edge: edge)
+                moveToColumn(index)
+            }
+            setEraseBackground(want.style.background)
+            if end == columns && !keepWrap {
+                out.csi("K")
+            } else {
+                out.csi(end - index == 1 ? "X" : "\(end - index)X")
+            }
+            return (end, false)
+        }
+        // A blank with more than a background: the left half of a wide
+        // character whose right half was overwritten keeps the character's
+        // style (clearWideOverlap). Print a placeholder and overwrite its
+        // right half with the next cell.
+        if index + 1 <= edge {
+            move(row: target, column: index)
+            setPen(want.style)
+            setLink(nil)
+            setProtected(false)
+            printScalars([Self.widePlaceholder], width: 2, edge: edge)
+            moveToColumn(index + 1)
+            return (index + 1, true)
+        }
+        if index >= 1 {
+            // The last column: the placeholder's right half is blanked by a
+            // narrow write over its left half instead.
+            move(row: target, column: index - 1)
+            setPen(want.style)
+            setLink(nil)
+            setProtected(false)
+            printScalars([Self.widePlaceholder], width: 2, edge: edge)
+            if let line { fixEndAfterPlaceholder(line, row: target, edge: index) }
+        }
+        return (index + 1, false)
+    }
+}

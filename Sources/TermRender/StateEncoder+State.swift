@@ -1,0 +1,207 @@
+import TermCore
+
+// The state that is not cells: saved cursors, kitty keyboard stacks, tab
+// stops, and last the live state (margins, modes, cursor, pen, charsets).
+
+extension StateEncoder {
+    static let designators = ["(", ")", "*", "+"]
+
+    /// Designations and GL as `sets` has them, from the power-on state.
+    func writeCharacterSets(_ sets: CharacterSets, withSingleShift: Bool) {
+        for (index, set) in sets.designations.enumerated() where set != .ascii {
+            out.esc(Self.designators[index] + String(UnicodeScalar(set.finalByte)))
+        }
+        switch sets.gl {
+        case 1: out.append(0x0E)  // SO
+        case 2: out.esc("n")  // LS2
+        case 3: out.esc("o")  // LS3
+        default: break
+        }
+        if withSingleShift, let shift = sets.singleShift { out.esc(shift == 2 ? "N" : "O") }
+    }
+
+    /// Back to the power-on character sets after ``writeCharacterSets``.
+    func resetCharacterSets(_ sets: CharacterSets) {
+        if sets.gl != 0 { out.append(0x0F) }  // SI
+        for (index, set) in sets.designations.enumerated() where set != .ascii {
+            out.esc(Self.designators[index] + "B")
+        }
+    }
+
+    /// DECSC with `saved`'s contents, on the screen being drawn. Nothing
+    /// saved and the power-on state restore the same, so neither is written.
+    func writeSavedCursor(_ saved: SavedCursorState?, lines: [SnapshotLine?]) {
+        guard let saved, saved != .powerOn else { return }
+        sync()
+        if saved.originMode {
+            out.csi("?6h")  // homes the cursor; the region is the whole screen
+            row = 0
+            column = 0
+            pendingWrap = false
+        }
+        let position = saved.position
+        let line = lines[position.row]
+        move(row: position.row, column: position.column)
+        if saved.pendingWrap {
+            makePendingWrap(line: line, row: position.row, edge: lastColumn(line?.size ?? .single))
+        }
+        setPen(saved.style)
+        setProtected(saved.isProtected)
+        writeCharacterSets(saved.characterSets, withSingleShift: true)
+        out.esc("7")  // DECSC
+        if saved.characterSets.singleShift != nil {
+            // Only printing ends a single shift: print, then restore the cell.
+            moveToColumn(column)
+            out.append(UInt8(ascii: "x"))
+        }
+        resetCharacterSets(saved.characterSets)
+        if saved.originMode { out.csi("?6l") }
+        sync()
+        // The cells a pending wrap or a single shift was made with.
+        if saved.pendingWrap || saved.characterSets.singleShift != nil {
+            onScreen = lines
+            writeRow(position.row, line)
+        }
+    }
+
+    /// Rebuilds a kitty keyboard flags stack on the screen shown: set the
+    /// oldest entry, push the others (each push saves the flags in force).
+    func writeKittyStack(_ stack: [UInt8]) {
+        guard let first = stack.first else { return }
+        out.csi("=\(first)u")
+        for flags in stack.dropFirst() { out.csi(">\(flags)u") }
+        out.csi(">0u")
+    }
+
+    func writeTabStops() {
+        guard let stops = image.tabStops else { return }
+        sync()
+        out.csi("3g")  // TBC: clear all
+        // HTS needs the cursor in the stop's column: on a double-width row
+        // only the left half is reachable, so use a single-width row.
+        guard let singleRow = (0..<rows).first(where: { shadow.lineSize(row: $0) == .single }) else { return }
+        if singleRow != row { move(row: singleRow, column: 0) }
+        for stop in stops {
+            moveToColumn(stop)
+            out.esc("H")  // HTS
+        }
+    }
+
+    /// Margins, modes, cursor, pen, link, protection, character sets, and
+    /// the modes that would change how the stream above is read.
+    func writeLiveState() {
+        sync()
+        let modes = image.modes
+        let region = image.scrollRegion
+        if region != 0...(rows - 1) { out.csi("\(region.lowerBound + 1);\(region.upperBound + 1)r") }
+        let margins = image.horizontalMargins
+        if modes.leftRightMargins {
+            out.csi("?69h")
+            if margins != 0...(columns - 1) { out.csi("\(margins.lowerBound + 1);\(margins.upperBound + 1)s") }
+        }
+        var set: [Int] = []
+        if modes.applicationCursorKeys { set.append(1) }
+        if modes.reverseVideo { set.append(5) }
+        if modes.allowColumnSwitch { set.append(40) }
+        if modes.reverseWrap { set.append(45) }
+        switch modes.mouseTracking {
+        case .none: break
+        case .x10: set.append(9)
+        case .normal: set.append(1000)
+        case .buttonEvent: set.append(1002)
+        case .anyEvent: set.append(1003)
+        }
+        switch modes.mouseEncoding {
+        case .legacy: break
+        case .utf8: set.append(1005)
+        case .sgr: set.append(1006)
+        case .urxvt: set.append(1015)
+        case .sgrPixels: set.append(1016)
+        }
+        if modes.focusEvents { set.append(1004) }
+        if modes.alternateScroll { set.append(1007) }
+        if modes.bracketedPaste { set.append(2004) }
+        if modes.synchronizedOutput { set.append(2026) }
+        if modes.graphemeClustering { set.append(2027) }
+        if !set.isEmpty { out.csi("?" + set.map(String.init).joined(separator: ";") + "h") }
+        var reset: [Int] = []
+        if !modes.cursorVisible { reset.append(25) }
+        if !modes.allowColumnSwitch && shadow.modes.allowColumnSwitch { reset.append(40) }
+        switch (modes.cursorShape, modes.cursorBlink) {
+        case (.block, true): break
+        case (.block, false): reset.append(12)
+        case (.underline, let blink): out.csi(blink ? "3 q" : "4 q")
+        case (.bar, let blink): out.csi(blink ? "5 q" : "6 q")
+        }
+        if !reset.isEmpty { out.csi("?" + reset.map(String.init).joined(separator: ";") + "l") }
+        if modes.applicationKeypad { out.esc("=") }
+        if modes.kittyKeyboardFlags != 0 { out.csi("=\(modes.kittyKeyboardFlags)u") }
+        if modes.origin { out.csi("?6h") }
+        writeCursor()
+        setPen(image.pen)
+        setLink(image.penLink)
+        setProtected(image.penProtected)
+        writeCharacterSets(image.characterSets, withSingleShift: true)
+        var ansi: [Int] = []
+        if modes.insert { ansi.append(4) }
+        if modes.newline { ansi.append(20) }
+        if !ansi.isEmpty { out.csi(ansi.map(String.init).joined(separator: ";") + "h") }
+        if !modes.autowrap { out.csi("?7l") }
+    }
+
+    /// CUP to the cursor (relative to the margins under DECOM); a pending
+    /// wrap is made by printing the character under the cursor again, last.
+    func writeCursor() {
+        let cursor = image.cursor
+        let modes = image.modes
+        let rowOffset = modes.origin ? image.scrollRegion.lowerBound : 0
+        let columnOffset = modes.origin && modes.leftRightMargins ? image.horizontalMargins.lowerBound : 0
+        func cup(_ target: ScreenPosition) {
+            let rowParameter = target.row - rowOffset + 1
+            let columnParameter = target.column - columnOffset + 1
+            if rowParameter == 1 && columnParameter == 1 {
+                out.csi("H")
+            } else if columnParameter == 1 {
+                out.csi("\(rowParameter)H")
+            } else {
+                out.csi("\(rowParameter);\(columnParameter)H")
+            }
+        }
+        let position = cursor.position
+        let lines = screenLines(alternate: image.isAlternateScreen)
+        let line = lines[position.row]
+        // A cursor that CUP cannot reach (DECRC put it outside the scroll
+        // region under DECOM, or past the half of a double-width row): when
+        // the saved cursor is that position, DECRC puts it back.
+        let region = image.scrollRegion
+        let unreachable =
+            (modes.origin && !region.contains(position.row))
+            || position.column > lastColumn(line?.size ?? .single)
+        let saved = (image.isAlternateScreen ? image.savedAlternate : image.savedPrimary) ?? .powerOn
+        if unreachable && saved.position == position && saved.originMode == modes.origin
+            && saved.pendingWrap == cursor.pendingWrap
+        {
+            out.esc("8")
+            pen = saved.style
+            isProtected = saved.isProtected
+            resetCharacterSets(saved.characterSets)
+            return
+        }
+        if cursor.pendingWrap {
+            var target = position
+            let under = cell(line, position.column)
+            var character = under
+            if under.width == .wideTail && position.column > 0 {
+                target.column -= 1
+                character = cell(line, target.column)
+            }
+            if isPrintable(character) {
+                cup(target)
+                setAttributes(of: character)
+                for scalar in character.scalars { out.append(scalar: scalar) }
+                return
+            }
+        }
+        cup(position)
+    }
+}

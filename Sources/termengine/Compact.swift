@@ -1,0 +1,52 @@
+import Foundation
+import TermCore
+import TermRender
+
+/// `termengine compact`: the shortest stream found that rebuilds the final
+/// state of a replay (see ``ReplayCompactor``).
+enum CompactCommand {
+    static let usage = "termengine compact FILE --cols C --rows R [--scrollback N] [--verify] -o OUT"
+
+    static func run(_ arguments: inout Arguments) throws {
+        let columns = try arguments.integer("--cols", in: Terminal.Limits.dimensions, default: 80)
+        let rows = try arguments.integer("--rows", in: Terminal.Limits.dimensions, default: 24)
+        let scrollback = try arguments.integer(
+            "--scrollback", in: 0...Terminal.Limits.maxScrollback, default: Terminal.Limits.defaultScrollback)
+        let verify = arguments.flag("--verify")
+        let outputs = try arguments.values("-o") + arguments.values("--output")
+        let files = try arguments.positionals()
+        guard files.count == 1, outputs.count == 1 else {
+            throw Arguments.Failure(description: "compact takes one FILE and one -o OUT\nusage: \(usage)")
+        }
+        let bytes = try readInput(files[0])
+        let terminal = Terminal(columns: columns, rows: rows, scrollback: scrollback)
+        terminal.feed(bytes)
+        let compact = ReplayCompactor.compact(terminal, startColumns: columns)
+        try writeOutput(compact, to: outputs[0])
+        let ratio = bytes.isEmpty ? 0 : Double(compact.count) * 100 / Double(bytes.count)
+        var report = "bytes=\(bytes.count) compact=\(compact.count) ratio=\(String(format: "%.2f", ratio))%"
+        if verify {
+            let copy = Terminal(columns: columns, rows: rows, scrollback: scrollback)
+            copy.feed(compact)
+            let differences = TerminalComparison.differences(terminal, copy)
+            report += differences.isEmpty ? " verified" : "\n" + differences.joined(separator: "\n")
+            if !differences.isEmpty {
+                FileHandle.standardError.write(Data((report + "\n").utf8))
+                throw Arguments.Failure(
+                    description: "the compacted stream differs (\(differences.count) differences shown)")
+            }
+        }
+        FileHandle.standardError.write(Data((report + "\n").utf8))
+    }
+}
+
+/// Writes `bytes` to a file, or standard output for "-".
+func writeOutput(_ bytes: [UInt8], to path: String) throws {
+    if path == "-" {
+        FileHandle.standardOutput.write(Data(bytes))
+        return
+    }
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+        throw Arguments.Failure(description: "cannot write \(path)")
+    }
+}

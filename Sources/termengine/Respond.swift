@@ -1,0 +1,54 @@
+import Foundation
+import TermCore
+
+/// `termengine respond`: a terminal that answers queries for another program.
+///
+/// A test harness that runs a real program in a PTY passes each chunk of the
+/// program's output here and writes the answers (DA, DSR/CPR, DECRQM, colour
+/// queries…) back into the PTY, so the program talks to this engine as it
+/// would to a terminal. Framing on standard input and output: a 4-byte
+/// big-endian length, then that many bytes; every input frame gets exactly
+/// one reply frame (length 0 when there is nothing to answer).
+enum RespondCommand {
+    static let usage = "termengine respond [--cols C] [--rows R]   (framed: 4-byte big-endian length + bytes)"
+
+    /// The largest input frame accepted; a larger length is a protocol error.
+    static let maxFrame = 16 << 20
+
+    static func run(_ arguments: inout Arguments) throws {
+        let columns = try arguments.integer("--cols", in: Terminal.Limits.dimensions, default: 80)
+        let rows = try arguments.integer("--rows", in: Terminal.Limits.dimensions, default: 24)
+        _ = try arguments.positionals()
+        let terminal = Terminal(columns: columns, rows: rows)
+        var replies: [UInt8] = []
+        terminal.writeBack = { replies += $0 }
+        let input = FileHandle.standardInput
+        let output = FileHandle.standardOutput
+        while let header = readExactly(input, 4) {
+            let length = header.reduce(0) { $0 << 8 | Int($1) }
+            guard length <= maxFrame else {
+                throw Arguments.Failure(description: "frame of \(length) bytes is over the \(maxFrame)-byte limit")
+            }
+            guard let frame = readExactly(input, length) else {
+                throw Arguments.Failure(description: "input ended inside a \(length)-byte frame")
+            }
+            replies.removeAll(keepingCapacity: true)
+            terminal.feed(frame)
+            let count = UInt32(replies.count)
+            output.write(Data([UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)] + replies))
+        }
+    }
+
+    /// Exactly `count` bytes, or nil at end of input.
+    static func readExactly(_ handle: FileHandle, _ count: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        while bytes.count < count {
+            guard let chunk = try? handle.read(upToCount: count - bytes.count), !chunk.isEmpty else {
+                return count == 0 ? [] : nil
+            }
+            bytes += chunk
+        }
+        return bytes
+    }
+}

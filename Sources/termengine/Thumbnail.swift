@@ -1,0 +1,44 @@
+import Foundation
+import TermCore
+import TermRender
+
+/// `termengine thumbnail`: a PNG of the screen after a replay, or of a
+/// server's session preview.
+enum ThumbnailCommand {
+    static let usage = "termengine thumbnail FILE [--cols C --rows R] [--preview] [--minimap] -o OUT.png"
+
+    static func run(_ arguments: inout Arguments) throws {
+        let columnValues = try arguments.values("--cols")
+        let rowValues = try arguments.values("--rows")
+        let minimap = arguments.flag("--minimap")
+        let isPreview = arguments.flag("--preview")
+        let outputs = try arguments.values("-o") + arguments.values("--output")
+        let files = try arguments.positionals()
+        guard files.count == 1, outputs.count == 1 else {
+            throw Arguments.Failure(description: "thumbnail takes one FILE and one -o OUT.png\nusage: \(usage)")
+        }
+        func size(_ values: [String], _ name: String) throws -> Int? {
+            guard let text = values.last else { return nil }
+            guard let value = Int(text), Terminal.Limits.dimensions.contains(value) else {
+                throw Arguments.Failure(description: "\(name) must be a whole number in 1…1000, got '\(text)'")
+            }
+            return value
+        }
+        let bytes = try readInput(files[0])
+        let terminal: Terminal
+        if isPreview {
+            let preview = try Preview(json: bytes)
+            terminal = Terminal(
+                columns: try size(columnValues, "--cols") ?? preview.columns,
+                rows: try size(rowValues, "--rows") ?? preview.rows, scrollback: 0)
+            terminal.feed(preview.cleanData)
+        } else {
+            terminal = Terminal(
+                columns: try size(columnValues, "--cols") ?? 80, rows: try size(rowValues, "--rows") ?? 24,
+                scrollback: 0)
+            terminal.feed(bytes)
+        }
+        let png = ThumbnailRenderer.png(terminal.snapshot(), size: minimap ? .minimap : .full)
+        try writeOutput(png, to: outputs[0])
+    }
+}

@@ -1,0 +1,93 @@
+import Testing
+import TermCore
+
+/// Mode 2027 off: widths per code point (xterm, alacritty); on: whole
+/// clusters (UAX #29 through utf8proc) decide the cells.
+@Suite("Grapheme clusters")
+struct GraphemeTests {
+    static let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"  // 👨‍👩‍👧
+    static let thumbsUpMedium = "\u{1F44D}\u{1F3FD}"  // 👍🏽
+    static let flagFR = "\u{1F1EB}\u{1F1F7}"  // 🇫🇷
+    static let flagDE = "\u{1F1E9}\u{1F1EA}"
+    static let heartEmoji = "\u{2764}\u{FE0F}"  // ❤️: text-default base + VS16
+    static let watchText = "\u{231A}\u{FE0E}"  // ⌚︎: emoji-default base + VS15
+
+    func cursorColumn(_ text: String, clustering: Bool, columns: Int = 20) -> Int {
+        terminal(columns, 2, (clustering ? "\(CSI)?2027h" : "") + text).cursor.position.column
+    }
+
+    @Test func modeIsOffByDefaultAndReported() {
+        let t = terminal(10, 1)
+        t.writeBack = { _ in }
+        #expect(!t.modes.graphemeClustering)
+        t.feed("\(CSI)?2027h")
+        #expect(t.modes.graphemeClustering)
+    }
+
+    @Test func zwjFamilyPerCodePointTakesSixColumns() {
+        // Three wide emoji; the joiners attach to the cell before them.
+        #expect(cursorColumn(Self.family, clustering: false) == 6)
+    }
+
+    @Test func zwjFamilyAsAClusterTakesTwoColumns() {
+        let t = terminal(20, 2, "\(CSI)?2027h" + Self.family + "x")
+        #expect(t.cellAt(0, 0).text == Self.family)
+        #expect(t.cellAt(0, 0).width == .wide)
+        #expect(t.cellAt(0, 2).text == "x")
+    }
+
+    @Test func skinToneModifier() {
+        #expect(cursorColumn(Self.thumbsUpMedium, clustering: false) == 4)
+        #expect(cursorColumn(Self.thumbsUpMedium, clustering: true) == 2)
+        #expect(terminal(10, 1, "\(CSI)?2027h" + Self.thumbsUpMedium).cellAt(0, 0).text == Self.thumbsUpMedium)
+    }
+
+    @Test func regionalIndicatorPairsFormFlags() {
+        #expect(cursorColumn(Self.flagFR, clustering: true) == 2)
+        // Two flags in a row: indicators pair up in order, not three-and-one.
+        let t = terminal(10, 1, "\(CSI)?2027h" + Self.flagFR + Self.flagDE)
+        #expect(t.cellAt(0, 0).text == Self.flagFR)
+        #expect(t.cellAt(0, 2).text == Self.flagDE)
+        #expect(t.cursor.position.column == 4)
+    }
+
+    @Test func variationSelector16WidensOnlyWithClustering() {
+        #expect(cursorColumn(Self.heartEmoji, clustering: false) == 1)
+        #expect(cursorColumn(Self.heartEmoji, clustering: true) == 2)
+    }
+
+    @Test func variationSelector15Narrows() {
+        #expect(cursorColumn("\u{231A}", clustering: true) == 2)
+        #expect(cursorColumn(Self.watchText, clustering: true) == 1)
+        let t = terminal(10, 1, "\(CSI)?2027h" + Self.watchText + "y")
+        #expect(t.cellAt(0, 1).text == "y")
+    }
+
+    @Test func combiningMarksJoinInBothModes() {
+        for clustering in [false, true] {
+            let t = terminal(10, 1, (clustering ? "\(CSI)?2027h" : "") + "e\u{301}\u{323}x")
+            #expect(t.cellAt(0, 0).scalars == ["e", "\u{301}", "\u{323}"])
+            #expect(t.cellAt(0, 1).text == "x")
+        }
+    }
+
+    @Test func clusterThatNoLongerFitsWraps() {
+        // ❤ fits in the last column; VS16 makes it wide, so it moves down.
+        let t = terminal(5, 2, "\(CSI)?2027habcd" + Self.heartEmoji)
+        #expect(t.screenLines == ["abcd", Self.heartEmoji])
+        #expect(t.cellAt(1, 0).width == .wide)
+        #expect(t.at == [1, 2])
+    }
+
+    @Test func controlsEndACluster() {
+        // After CR the joiner-less emoji starts anew; nothing joins across it.
+        let t = terminal(10, 1, "\(CSI)?2027h\u{1F468}\r\u{1F469}")
+        #expect(t.cellAt(0, 0).text == "\u{1F469}")
+    }
+
+    @Test func clusterLengthIsBounded() {
+        let t = terminal(10, 1, "\(CSI)?2027he" + String(repeating: "\u{301}", count: 100))
+        #expect(t.cellAt(0, 0).scalars.count == 32)
+        #expect(t.counters.droppedCombiningMarks == 69)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import TermCore
+
+@Suite("OSC commands and events")
+struct OSCTests {
+    func events(_ input: String, allowClipboardRead: Bool = false) -> [TerminalEvent] {
+        let t = Terminal(columns: 20, rows: 3)
+        var seen: [TerminalEvent] = []
+        t.onEvent = { seen.append($0) }
+        t.allowsClipboardRead = allowClipboardRead
+        t.feed(input)
+        return seen
+    }
+
+    @Test func bellIsAnEvent() {
+        #expect(events("a\u{07}") == [.bell])
+    }
+
+    @Test func titleChangesAreEvents() {
+        #expect(events("\(ESC)]2;hi\u{07}") == [.titleChanged("hi")])
+    }
+
+    @Test func workingDirectory() {
+        #expect(events("\(ESC)]7;file://host/home/me\(ESC)\\") == [.workingDirectoryChanged("file://host/home/me")])
+        #expect(terminal(10, 1, "\(ESC)]7;file://h/x\u{07}").workingDirectory == "file://h/x")
+    }
+
+    @Test func notifications() {
+        #expect(events("\(ESC)]9;build done\u{07}") == [.notification(title: "", body: "build done")])
+        #expect(events("\(ESC)]777;notify;CI;green\u{07}") == [.notification(title: "CI", body: "green")])
+        // ConEmu's OSC 9;4 progress is not a notification.
+        #expect(events("\(ESC)]9;4;1;50\u{07}") == [])
+    }
+
+    @Test func clipboardWriteIsDecoded() {
+        let payload = Data("hello".utf8).base64EncodedString()
+        #expect(events("\(ESC)]52;c;\(payload)\u{07}") == [.clipboardWrite(selection: "c", data: Array("hello".utf8))])
+    }
+
+    @Test func clipboardReadIsRefusedByDefault() {
+        let t = Terminal(columns: 10, rows: 1)
+        var seen: [TerminalEvent] = []
+        t.onEvent = { seen.append($0) }
+        t.feed("\(ESC)]52;c;?\u{07}")
+        #expect(seen.isEmpty)
+        #expect(t.counters.refusedClipboardReads == 1)
+        #expect(events("\(ESC)]52;c;?\u{07}", allowClipboardRead: true) == [.clipboardReadRequest(selection: "c")])
+    }
+
+    @Test func answeringAClipboardReadWritesBase64() {
+        let t = Terminal(columns: 10, rows: 1)
+        var out: [UInt8] = []
+        t.writeBack = { out += $0 }
+        t.answerClipboardRead(selection: "c", data: Array("hi".utf8))
+        #expect(String(decoding: out, as: UTF8.self) == "\(ESC)]52;c;aGk=\(ESC)\\")
+    }
+
+    @Test func hyperlinksMarkCells() {
+        let t = terminal(20, 1, "\(ESC)]8;;https://a.example\(ESC)\\ab\(ESC)]8;;\(ESC)\\c")
+        #expect(t.cellAt(0, 0).hyperlink?.uri == "https://a.example")
+        #expect(t.cellAt(0, 1).hyperlink?.uri == "https://a.example")
+        #expect(t.cellAt(0, 2).hyperlink == nil)
+    }
+
+    @Test func overlongHyperlinkIsIgnored() {
+        let t = terminal(20, 1, "\(ESC)]8;;https://" + String(repeating: "a", count: 5000) + "\u{07}x")
+        #expect(t.cellAt(0, 0).hyperlink == nil)
+        #expect(t.counters.droppedHyperlinks == 1)
+    }
+
+    @Test func shellIntegrationMarksRows() {
+        let t = terminal(20, 4, "\(ESC)]133;A\u{07}$ \(ESC)]133;B\u{07}ls\r\n\(ESC)]133;C\u{07}out\r\n\(ESC)]133;D;1\u{07}")
+        #expect(t.semanticMark(row: 0) == .input)  // A then B on the same row: the last wins
+        #expect(t.semanticMark(row: 1) == .output)
+        #expect(t.semanticMark(row: 2) == .commandEnd(exitStatus: 1))
+        #expect(t.semanticMark(row: 3) == nil)
+    }
+
+    @Test func unknownOSCIsIgnored() {
+        let t = terminal(10, 1, "\(ESC)]1337;File=whatever\u{07}x")
+        #expect(t.screenLine(0) == "x")
+        #expect(t.counters.unknownSequences == 1)
+    }
+}

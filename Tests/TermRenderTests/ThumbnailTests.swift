@@ -1,0 +1,140 @@
+import Foundation
+import TermCore
+import TermRender
+import Testing
+
+/// An independent PNG decoder: Python's zlib and struct, checking the
+/// signature and every chunk's CRC, undoing all five filter types.
+let pythonPNGDecoder = """
+    import struct, sys, zlib
+    data = open(sys.argv[1], 'rb').read()
+    assert data[:8] == b'\\x89PNG\\r\\n\\x1a\\n', 'signature'
+    pos, idat, width = 8, b'', None
+    while pos < len(data):
+        length, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        crc, = struct.unpack('>I', data[pos + 8 + length:pos + 12 + length])
+        assert zlib.crc32(kind + body) & 0xffffffff == crc, 'crc of ' + kind.decode()
+        if kind == b'IHDR':
+            width, height, depth, ctype = struct.unpack('>IIBB', body[:10])
+            assert depth == 8 and ctype == 6, 'RGBA 8-bit'
+        elif kind == b'IDAT':
+            idat += body
+        pos += 12 + length
+    raw, stride, rows, prev = zlib.decompress(idat), width * 4, [], bytearray(width * 4)
+    for y in range(height):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - 4] if i >= 4 else 0
+            b = prev[i]
+            c = prev[i - 4] if i >= 4 else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+        prev = line
+    print(width, height)
+    for arg in sys.argv[2:]:
+        x, y = map(int, arg.split(','))
+        print('%02x%02x%02x%02x' % tuple(rows[y][x * 4:x * 4 + 4]))
+    """
+
+/// Decodes `png` with Python and returns "width height" and the RGBA hex of
+/// each pixel asked for, or nil when python3 is missing.
+func decodeWithPython(_ png: [UInt8], pixels: [(Int, Int)]) throws -> [String]? {
+    let directory = FileManager.default.temporaryDirectory
+    let file = directory.appendingPathComponent("thumbnail-\(UUID().uuidString).png")
+    let script = directory.appendingPathComponent("decode-png-\(UUID().uuidString).py")
+    try Data(png).write(to: file)
+    try Data(pythonPNGDecoder.utf8).write(to: script)
+    defer {
+        try? FileManager.default.removeItem(at: file)
+        try? FileManager.default.removeItem(at: script)
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script.path, file.path] + pixels.map { "\($0.0),\($0.1)" }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    guard (try? process.run()) != nil else { return nil }
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return ["decoder failed with status \(process.terminationStatus)"] }
+    return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+}
+
+func hex(_ color: RGB) -> String {
+    [color.red, color.green, color.blue, 255].map { byte in
+        let digits = String(byte, radix: 16)
+        return digits.count == 1 ? "0" + digits : digits
+    }.joined()
+}
+
+@Suite("Thumbnails")
+struct ThumbnailTests {
+    let palette = Palette.xterm
+
+    @Test func independentDecoderReadsKnownCells() throws {
+        // Row 0: red background 'A', inverse 'B', truecolor background, a 256-colour cube cell.
+        let t = terminal(
+            6, 3,
+            "\(CSI)41m \(CSI)0;7mB\(CSI)0;48;2;10;20;30m \(CSI)0;48;5;196m \(CSI)0m\r\n\(CSI)2mx\(CSI)0m\(CSI)3;3H")
+        let png = ThumbnailRenderer.png(t.snapshot())
+        // Cell (0,0) is 8×13 pixels at 0,0; sample each cell's top-left
+        // pixel (always background: glyphs leave row 0 and column 0 blank).
+        let samples = [(0, 0), (8, 0), (16, 0), (24, 0), (16 + 4, 26 + 6), (40, 38)]
+        let decoded = try #require(try decodeWithPython(png, pixels: samples))
+        #expect(decoded.first == "48 39")
+        #expect(decoded[1] == hex(palette.colors[1]))  // SGR 41
+        #expect(decoded[2] == hex(palette.defaultForeground))  // inverse: background is the foreground
+        #expect(decoded[3] == hex(RGB(10, 20, 30)))  // truecolor
+        #expect(decoded[4] == hex(RGB(255, 0, 0)))  // cube entry 196
+        #expect(decoded[5] == hex(palette.cursor))  // block cursor at row 2, column 2
+        #expect(decoded[6] == hex(palette.defaultBackground))
+    }
+
+    @Test func glyphPixelsUseTheForeground() {
+        let t = terminal(2, 1, "\(CSI)32m█")
+        let raster = ThumbnailRenderer.raster(t.snapshot())
+        // A full block covers the whole cell in the foreground.
+        #expect(raster.color(x: 0, y: 0) == palette.colors[2])
+        #expect(raster.color(x: 7, y: 12) == palette.colors[2])
+    }
+
+    @Test func dimHalvesTheWayToTheBackground() {
+        let (foreground, _) = ThumbnailRenderer.colors(
+            of: Style(foreground: .rgb(200, 100, 0), flags: .dim), palette: palette)
+        #expect(foreground == RGB(100, 50, 0))
+    }
+
+    @Test func unknownGlyphsAreNeutralBlocks() {
+        let t = terminal(4, 1, "漢")
+        let raster = ThumbnailRenderer.raster(t.snapshot())
+        #expect(raster.color(x: 8, y: 6) == palette.defaultForeground)  // inside the block, second column
+        #expect(raster.color(x: 0, y: 0) == palette.defaultBackground)  // the inset stays background
+    }
+
+    @Test func minimapIsTwoByFourPixelsACell() throws {
+        let t = terminal(80, 24, "\(CSI)?25l\(CSI)44mX")
+        let png = ThumbnailRenderer.png(t.snapshot(), size: .minimap)
+        let decoded = try #require(try decodeWithPython(png, pixels: [(0, 0), (0, 1), (2, 1)]))
+        #expect(
+            decoded == [
+                "160 96", hex(palette.colors[4]), hex(palette.defaultForeground), hex(palette.defaultBackground),
+            ])
+    }
+
+    @Test func previewCutInsideASequenceIsCleaned() throws {
+        let json = #"{"id":"s1","cols":20,"rows":3,"data":"5;1Hjunk\r\nhello \u001b[31mred\ud800"}"#
+        let preview = try Preview(json: Array(json.utf8))
+        #expect(preview.columns == 20)
+        let t = preview.terminal()
+        #expect(t.screenLine(0) == "hello red\u{FFFD}")
+        let png = ThumbnailRenderer.png(t.snapshot(), size: .minimap)
+        #expect(png.count > 60)
+    }
+}
