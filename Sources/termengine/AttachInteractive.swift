@@ -114,10 +114,8 @@ enum Interactive {
         func invalidate() { painter.invalidate() }
 
         func redraw(_ session: AttachSession) async {
-            let frame = await session.withTerminal { ScreenFrame.take($0) }
-            let width = await session.withTerminal { $0.columns }
-            let output = painter.update(to: frame, status: statusLine(width: width), statusRow: frame.rows.count)
-            writeOut(output)
+            let snapshot = await session.snapshot()
+            writeOut(painter.update(to: snapshot, status: statusLine(width: snapshot.columns)))
         }
     }
 

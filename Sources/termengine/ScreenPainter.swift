@@ -1,36 +1,52 @@
 import TermCore
 
-/// What `attach` shows of the terminal: each row as text with SGR, and the
-/// cursor. Taken from the `Terminal` cell API; when `Snapshot` lands this is
-/// the one function to switch to it.
-struct ScreenFrame: Equatable, Sendable {
-    var rows: [String]
-    var cursorRow: Int
-    var cursorColumn: Int
-    var cursorVisible: Bool
+/// Draws a session's ``Snapshot``s on the user's terminal, rewriting only the
+/// rows that changed since the last frame (snapshots share unchanged rows, so
+/// `changedRows(since:)` finds them by identity), and a one-line status bar
+/// below them.
+struct ScreenPainter {
+    private var last: Snapshot?
+    private var lastStatus = ""
 
-    static func take(_ terminal: Terminal) -> ScreenFrame {
-        var rows: [String] = []
-        rows.reserveCapacity(terminal.rows)
-        for row in 0..<terminal.rows {
-            var line = ""
-            var current = Style()
-            for column in 0..<terminal.columns {
-                let cell = terminal.cell(at: ScreenPosition(row: row, column: column))
-                if cell.width == .wideTail { continue }
-                if cell.style != current {
-                    line += sgr(cell.style)
-                    current = cell.style
-                }
-                line += cell.scalars.isEmpty ? " " : cell.text
-            }
-            if current != Style() { line += "\u{1B}[0m" }
-            rows.append(line)
+    /// Forgets what was drawn (after a resize or a clear).
+    mutating func invalidate() {
+        last = nil
+        lastStatus = ""
+    }
+
+    /// The bytes that bring the screen from the last frame to `snapshot`.
+    mutating func update(to snapshot: Snapshot, status: String) -> String {
+        var out = "\u{1B}[?25l"
+        let rows: [Int]
+        if let last {
+            rows = snapshot.changedRows(since: last)
+        } else {
+            out += "\u{1B}[0m\u{1B}[2J"
+            lastStatus = "\u{0}"
+            rows = Array(0..<snapshot.rows)
         }
-        let cursor = terminal.cursor
-        return ScreenFrame(
-            rows: rows, cursorRow: cursor.position.row, cursorColumn: cursor.position.column,
-            cursorVisible: cursor.isVisible)
+        for row in rows {
+            out += "\u{1B}[\(row + 1);1H\u{1B}[0m" + Self.render(snapshot.line(row)) + "\u{1B}[0m\u{1B}[K"
+        }
+        if status != lastStatus {
+            out += "\u{1B}[\(snapshot.rows + 1);1H\u{1B}[0m\u{1B}[7m" + status + "\u{1B}[K\u{1B}[0m"
+            lastStatus = status
+        }
+        let cursor = snapshot.cursor
+        out += "\u{1B}[\(cursor.position.row + 1);\(cursor.position.column + 1)H"
+        if cursor.isVisible { out += "\u{1B}[?25h" }
+        last = snapshot
+        return out
+    }
+
+    /// A row as text with SGR, run by run.
+    static func render(_ line: SnapshotLine) -> String {
+        var out = ""
+        for run in line.runs {
+            out += run.style == Style() ? "\u{1B}[0m" : sgr(run.style)
+            out += run.text
+        }
+        return out
     }
 
     /// The SGR sequence that sets `style` from the default.
@@ -57,39 +73,5 @@ struct ScreenFrame: Equatable, Sendable {
         case .indexed(let index): return [String(base + 8), "5", String(index)]
         case .rgb(let red, let green, let blue): return [String(base + 8), "2", String(red), String(green), String(blue)]
         }
-    }
-}
-
-/// Draws frames on the user's terminal, rewriting only the rows that
-/// changed since the last frame, and a one-line status bar below them.
-struct ScreenPainter {
-    private var lastRows: [String] = []
-    private var lastStatus = ""
-
-    /// Forgets what was drawn (after a resize or a clear).
-    mutating func invalidate() {
-        lastRows = []
-        lastStatus = ""
-    }
-
-    /// The bytes that bring the screen from the last frame to `frame`.
-    mutating func update(to frame: ScreenFrame, status: String, statusRow: Int) -> String {
-        var out = "\u{1B}[?25l"
-        if lastRows.count != frame.rows.count {
-            out += "\u{1B}[0m\u{1B}[2J"
-            lastRows = Array(repeating: "\u{0}", count: frame.rows.count)
-            lastStatus = "\u{0}"
-        }
-        for (index, row) in frame.rows.enumerated() where row != lastRows[index] {
-            out += "\u{1B}[\(index + 1);1H\u{1B}[0m" + row + "\u{1B}[0m\u{1B}[K"
-            lastRows[index] = row
-        }
-        if status != lastStatus {
-            out += "\u{1B}[\(statusRow + 1);1H\u{1B}[0m\u{1B}[7m" + status + "\u{1B}[K\u{1B}[0m"
-            lastStatus = status
-        }
-        out += "\u{1B}[\(frame.cursorRow + 1);\(frame.cursorColumn + 1)H"
-        if frame.cursorVisible { out += "\u{1B}[?25h" }
-        return out
     }
 }

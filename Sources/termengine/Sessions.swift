@@ -28,10 +28,11 @@ enum SessionsCommand {
             guard let thumbnails else { return }
             try FileManager.default.createDirectory(atPath: thumbnails, withIntermediateDirectories: true)
             for session in sessions {
-                let preview = try await client.preview(id: session.id)
-                let terminal = preview.terminal()
+                let png = try await client.thumbnailPNG(id: session.id)
                 let path = (thumbnails as NSString).appendingPathComponent("\(session.id).png")
-                try Thumbnail.writePNG(of: terminal, to: path)
+                guard FileManager.default.createFile(atPath: path, contents: Data(png)) else {
+                    throw Arguments.Failure(description: "cannot write \(path)")
+                }
                 print("wrote \(path)")
             }
         }
@@ -69,24 +70,6 @@ enum SessionsCommand {
         }
         if sessions.isEmpty { out += "(no live sessions)\n" }
         return out
-    }
-}
-
-/// Where a terminal becomes a PNG thumbnail.
-///
-/// The drawing belongs to TermRender (issue #5), which does not exist yet:
-/// this is the one call to wire to it. Until then it fails with that reason.
-enum Thumbnail {
-    struct Unavailable: Error, CustomStringConvertible {
-        var description: String {
-            "PNG thumbnails need the TermRender module (issue #5), which is not built yet; the table above is complete"
-        }
-    }
-
-    static func writePNG(of terminal: Terminal, to path: String) throws {
-        _ = terminal
-        _ = path
-        throw Unavailable()
     }
 }
 

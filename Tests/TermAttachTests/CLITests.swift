@@ -80,16 +80,56 @@ struct CLITests {
         #expect(refused.errors.split(separator: "\n").count == 1)
     }
 
-    @Test func `sessions --thumbnails reaches the thumbnail step, which needs TermRender`() throws {
+    @Test func `sessions --thumbnails writes a valid PNG per session`() throws {
         let peer = try TestPeer()
         defer { peer.stop() }
-        _ = try Self.run(["attach", peer.baseURL, "--new", "--send", #"echo x\r"#, "--timeout", "5"])
+        for text in [#"echo one\r"#, #"printf '\\033[31mred\\033[0m\\n'\r"#] {
+            let run = try Self.run(["attach", peer.baseURL, "--new", "--size", "40x10", "--send", text, "--timeout", "5"])
+            #expect(run.status == 0, "\(run.errors)")
+        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try Self.run(["sessions", peer.baseURL, "--thumbnails", directory.path])
-        // Open until TermRender (issue #5) lands: the preview is fetched and fed,
-        // then the one PNG call reports that the renderer is missing.
-        #expect(run.status != 0)
-        #expect(run.errors.contains("TermRender"))
+        #expect(run.status == 0, "\(run.errors)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".png") }
+        #expect(files.count == 2)
+        for file in files {
+            let path = directory.appendingPathComponent(file).path
+            #expect(try Self.checkPNG(path) == "ok 320x130", "\(file)")  // 40×10 cells of 8×13 pixels
+        }
+    }
+
+    /// Checks a PNG with Python's zlib: signature, every chunk's CRC, IHDR,
+    /// and that the IDAT stream inflates to exactly the rows IHDR announces.
+    static func checkPNG(_ path: String) throws -> String {
+        let script = """
+            import struct, sys, zlib
+            data = open(sys.argv[1], 'rb').read()
+            assert data[:8] == b'\\x89PNG\\r\\n\\x1a\\n', 'signature'
+            pos, idat, header = 8, b'', None
+            while pos < len(data):
+                length, kind = struct.unpack('>I4s', data[pos:pos + 8])
+                body = data[pos + 8:pos + 8 + length]
+                crc, = struct.unpack('>I', data[pos + 8 + length:pos + 12 + length])
+                assert zlib.crc32(kind + body) == crc, 'crc of %s' % kind
+                if kind == b'IHDR': header = struct.unpack('>IIBBBBB', body)
+                if kind == b'IDAT': idat += body
+                pos += 12 + length
+                if kind == b'IEND': break
+            width, height, depth, colour = header[:4]
+            channels = {2: 3, 6: 4}[colour]
+            assert len(zlib.decompress(idat)) == height * (1 + width * channels * depth // 8), 'IDAT size'
+            print('ok %dx%d' % (width, height))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TermCore
+import TermRender
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -35,25 +36,6 @@ public struct LiveSession: Equatable, Sendable {
     public var rows: Int?
     public var exited: Bool
     public var cwd: String?
-}
-
-/// The tail of a session's output (`GET /live-sessions/:id/preview`), which
-/// can begin inside an escape or a UTF-8 sequence.
-public struct SessionPreview: Equatable, Sendable {
-    public var id: String
-    public var columns: Int
-    public var rows: Int
-    /// Terminal bytes (the last ~24 KB of output).
-    public var data: [UInt8]
-
-    /// A terminal of the session's size with the preview fed into it: what
-    /// a thumbnail renderer draws. Sizes outside 1…1000 are clamped.
-    public func terminal() -> Terminal {
-        let terminal = Terminal(
-            columns: min(max(columns, 1), 1000), rows: min(max(rows, 1), 1000), scrollback: 0)
-        terminal.feed(data)
-        return terminal
-    }
 }
 
 /// One entry of a session's timeline (`GET /live-sessions/:id/events`).
@@ -97,15 +79,24 @@ public struct AttachHTTPClient: Sendable {
         return items.compactMap(Self.liveSession)
     }
 
-    /// `GET /live-sessions/:id/preview`.
-    public func preview(id: String) async throws(AttachError) -> SessionPreview {
+    /// `GET /live-sessions/:id/preview`: the tail of the session's output,
+    /// decoded by TermRender's tolerant reader (the cut may fall inside an
+    /// escape, a UTF-8 sequence or a surrogate pair).
+    public func preview(id: String) async throws(AttachError) -> Preview {
         let path = "/live-sessions/\(escaped(id))/preview"
-        guard case .object(let fields) = try await get(path), case .string(let data)? = fields["data"] else {
-            throw AttachError.badResponse("GET \(path) did not answer {id, cols, rows, data}")
+        let data = try await request("GET", path, origin: nil)
+        do {
+            return try Preview(json: data)
+        } catch {
+            throw AttachError.badResponse("GET \(path) did not answer {id, cols, rows, data}: \(error)")
         }
-        return SessionPreview(
-            id: fields["id"]?.string ?? id, columns: fields["cols"]?.integer ?? 80, rows: fields["rows"]?.integer ?? 24,
-            data: Array(data.utf8))
+    }
+
+    /// The session's preview drawn as a PNG thumbnail (TermRender's
+    /// renderer; `.minimap` is 2×4 pixels a cell, `.full` uses the font).
+    public func thumbnailPNG(id: String, size: ThumbnailRenderer.Size = .full) async throws(AttachError) -> [UInt8] {
+        let preview = try await preview(id: id)
+        return ThumbnailRenderer.png(preview.terminal().snapshot(), size: size)
     }
 
     /// `GET /live-sessions/:id/events`; entries of unknown class are skipped.

@@ -134,6 +134,11 @@ public actor AttachSession {
     /// Runs `body` with the terminal (on the session's executor).
     public func withTerminal<R: Sendable>(_ body: @Sendable (Terminal) -> R) -> R { body(terminal) }
 
+    /// An immutable picture of the screen (and, if asked, scrollback lines)
+    /// that any thread may read: what a front end draws.
+    /// - Complexity: O(rows that changed since the last snapshot).
+    public func snapshot(scrollback: Range<Int> = 0..<0) -> Snapshot { terminal.snapshot(scrollback: scrollback) }
+
     /// The session id in use (adopted from the last `attached`).
     public var sessionID: SessionID? { currentID }
     /// Where the reconnect machine is.
