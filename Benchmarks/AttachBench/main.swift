@@ -87,7 +87,8 @@ if let index = CommandLine.arguments.firstIndex(of: "--runs"), index + 1 < Comma
 let (bytes, frame) = makeTerminalBytes(jsonBudget: WireLimits.defaultMessageLimit)
 print(
     "frame: \(frame.count) bytes of JSON (limit \(WireLimits.defaultMessageLimit)), "
-        + "\(bytes.count) terminal bytes (JSON/bytes = \(String(format: "%.2f", Double(frame.count) / Double(bytes.count))))")
+        + "\(bytes.count) terminal bytes (JSON/bytes = \(String(format: "%.2f", Double(frame.count) / Double(bytes.count))))"
+)
 
 let clock = ContinuousClock()
 var rawTimes: [Double] = []

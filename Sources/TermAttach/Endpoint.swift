@@ -78,7 +78,9 @@ public struct AttachEndpoint: Hashable, Sendable, CustomStringConvertible {
     public var baseURL: URL { URL(string: origin)! }
 
     /// `ws(s)://host[:port]/term`.
-    public var webSocketURL: URL { URL(string: "\(isSecure ? "wss" : "ws")://\(authority)\(WireLimits.webSocketPath)")! }
+    public var webSocketURL: URL {
+        URL(string: "\(isSecure ? "wss" : "ws")://\(authority)\(WireLimits.webSocketPath)")!
+    }
 
     /// An HTTP URL on this server; `path` begins with "/" and is already escaped.
     public func url(path: String) -> URL { URL(string: origin + path)! }

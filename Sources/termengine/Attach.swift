@@ -56,7 +56,9 @@ enum AttachCommand {
         let timeoutText = try arguments.values("--timeout").last
         let dump = arguments.flag("--dump")
         let positionals = try arguments.positionals()
-        guard positionals.count == 1 else { throw Arguments.Failure(description: "attach takes one URL\nusage: \(usage)") }
+        guard positionals.count == 1 else {
+            throw Arguments.Failure(description: "attach takes one URL\nusage: \(usage)")
+        }
         if sessionText != nil && isNew { throw Arguments.Failure(description: "give --session ID or --new, not both") }
         var sessionID: SessionID?
         if let sessionText {
@@ -140,7 +142,8 @@ enum AttachCommand {
                 group.addTask { try await script(session, options) }
                 group.addTask {
                     try await Task.sleep(for: .seconds(options.timeout))
-                    throw Timeout(description: "timed out after \(formatted(options.timeout)) s waiting for \(waitingFor)")
+                    throw Timeout(
+                        description: "timed out after \(formatted(options.timeout)) s waiting for \(waitingFor)")
                 }
                 try await group.next()
                 group.cancelAll()
@@ -180,7 +183,8 @@ enum AttachCommand {
             let regex = try Regex(until)
             var updates = session.screenUpdates.makeAsyncIterator()
             while true {
-                let lines = await session.withTerminal { terminal in (0..<terminal.rows).map { terminal.screenLine($0) } }
+                let lines = await session.withTerminal { terminal in (0..<terminal.rows).map { terminal.screenLine($0) }
+                }
                 if lines.contains(where: { $0.contains(regex) }) { return }
                 guard await updates.next() != nil else {
                     try Task.checkCancellation()  // the timeout won

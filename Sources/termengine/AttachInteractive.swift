@@ -56,7 +56,9 @@ enum Interactive {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeMutableBytes {
+                write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
+            }
             if written <= 0 {
                 if errno == EINTR { continue }
                 return
@@ -84,7 +86,8 @@ enum Interactive {
             case .gate(let gate): self.gate = gate
             case .telemetry(let telemetry): self.telemetry = telemetry
             case .exited(let code, _): connection = "exited (\(code))"
-            case .disconnected(let error, let delay): connection = "reconnecting in \(delay.components.seconds) s: \(error)"
+            case .disconnected(let error, let delay):
+                connection = "reconnecting in \(delay.components.seconds) s: \(error)"
             case .stopped: connection = "stopped"
             }
         }
@@ -95,8 +98,11 @@ enum Interactive {
             var parts = [connection]
             if let status { parts.append(status.state.rawValue + (status.detail.map { " \($0)" } ?? "")) }
             if let telemetry {
-                var text = [telemetry.costUsd.map { String(format: "$%.2f", $0) }, telemetry.contextUsedPct.map { String(format: "ctx %.0f%%", $0) }]
-                    .compactMap { $0 }.joined(separator: " ")
+                var text = [
+                    telemetry.costUsd.map { String(format: "$%.2f", $0) },
+                    telemetry.contextUsedPct.map { String(format: "ctx %.0f%%", $0) },
+                ]
+                .compactMap { $0 }.joined(separator: " ")
                 if telemetry.isStale(nowMilliseconds: Int(Date().timeIntervalSince1970 * 1000)) { text += " (stale)" }
                 if !text.isEmpty { parts.append(text) }
             }
@@ -122,7 +128,8 @@ enum Interactive {
     static func loop(_ configuration: AttachSession.Configuration) async throws {
         let session = AttachSession(configuration: configuration)
         let display = Display()
-        let (actions, sink) = AsyncStream.makeStream(of: Action.self, bufferingPolicy: .bufferingOldest(maxPendingActions))
+        let (actions, sink) = AsyncStream.makeStream(
+            of: Action.self, bufferingPolicy: .bufferingOldest(maxPendingActions))
 
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 4096)

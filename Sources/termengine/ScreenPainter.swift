@@ -71,7 +71,8 @@ struct ScreenPainter {
         case .indexed(let index) where index < 8: return [String(base + Int(index))]
         case .indexed(let index) where index < 16: return [String(base + 60 + Int(index) - 8)]
         case .indexed(let index): return [String(base + 8), "5", String(index)]
-        case .rgb(let red, let green, let blue): return [String(base + 8), "2", String(red), String(green), String(blue)]
+        case .rgb(let red, let green, let blue):
+            return [String(base + 8), "2", String(red), String(green), String(blue)]
         }
     }
 }

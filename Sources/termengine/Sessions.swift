@@ -17,7 +17,9 @@ enum SessionsCommand {
         let origin = try arguments.values("--origin").last
         let thumbnails = try arguments.values("--thumbnails").last
         let positionals = try arguments.positionals()
-        guard positionals.count == 1 else { throw Arguments.Failure(description: "sessions takes one URL\nusage: \(usage)") }
+        guard positionals.count == 1 else {
+            throw Arguments.Failure(description: "sessions takes one URL\nusage: \(usage)")
+        }
         let endpoint = try parseEndpoint(positionals[0])
         let client = AttachHTTPClient(endpoint: endpoint, origin: origin)
         let colour = isatty(STDOUT_FILENO) != 0

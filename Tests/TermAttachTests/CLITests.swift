@@ -84,7 +84,9 @@ struct CLITests {
         let peer = try TestPeer()
         defer { peer.stop() }
         for text in [#"echo one\r"#, #"printf '\\033[31mred\\033[0m\\n'\r"#] {
-            let run = try Self.run(["attach", peer.baseURL, "--new", "--size", "40x10", "--send", text, "--timeout", "5"])
+            let run = try Self.run([
+                "attach", peer.baseURL, "--new", "--size", "40x10", "--send", text, "--timeout", "5",
+            ])
             #expect(run.status == 0, "\(run.errors)")
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-\(UUID().uuidString)")

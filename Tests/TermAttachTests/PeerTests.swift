@@ -11,10 +11,14 @@ struct PeerTests {
     /// Bound on waiting for something on the screen.
     static let screenTimeout: Duration = .seconds(10)
 
-    func configuration(_ peer: TestPeer, id: SessionID? = nil, columns: Int = 80, rows: Int = 24, connect: ConnectOptions = ConnectOptions())
+    func configuration(
+        _ peer: TestPeer, id: SessionID? = nil, columns: Int = 80, rows: Int = 24,
+        connect: ConnectOptions = ConnectOptions()
+    )
         -> AttachSession.Configuration
     {
-        AttachSession.Configuration(endpoint: peer.endpoint, sessionID: id, columns: columns, rows: rows, connect: connect)
+        AttachSession.Configuration(
+            endpoint: peer.endpoint, sessionID: id, columns: columns, rows: rows, connect: connect)
     }
 
     /// Every line of the terminal: scrollback, then screen (trailing blank rows dropped).
@@ -35,7 +39,8 @@ struct PeerTests {
             // A bounded poll for the shell's real output, not a timing assumption.
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw TestFailure("no line matched within \(screenTimeout); screen:\n\(await lines(session).joined(separator: "\n"))")
+        throw TestFailure(
+            "no line matched within \(screenTimeout); screen:\n\(await lines(session).joined(separator: "\n"))")
     }
 
     static func waitFor(
@@ -69,7 +74,9 @@ struct PeerTests {
         let first = AttachSession(configuration: configuration(peer, columns: 40, rows: 5))
         var events = first.events.makeAsyncIterator()
         await first.start()
-        guard case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } }) else {
+        guard
+            case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } })
+        else {
             return
         }
         try await first.send(input: "for i in 1 2 3 4 5 6 7 8 9 10; do echo line$i; done\r")
@@ -99,7 +106,9 @@ struct PeerTests {
         let writer = AttachSession(configuration: configuration(peer, columns: 40, rows: 5))
         var events = writer.events.makeAsyncIterator()
         await writer.start()
-        guard case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } }) else {
+        guard
+            case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } })
+        else {
             return
         }
         try await writer.send(input: "i=0; while [ $i -lt 300 ]; do echo row$i; i=$((i+1)); done\r")
@@ -129,7 +138,10 @@ struct PeerTests {
         let session = AttachSession(configuration: configuration(peer))
         var events = session.events.makeAsyncIterator()
         await session.start()
-        guard case .replayed(let count) = try await Self.waitFor(&events, { if case .replayed = $0 { true } else { false } }) else {
+        guard
+            case .replayed(let count) = try await Self.waitFor(
+                &events, { if case .replayed = $0 { true } else { false } })
+        else {
             return
         }
         #expect(count >= 8 << 20)
@@ -166,7 +178,9 @@ struct PeerTests {
         let session = AttachSession(configuration: configuration(peer))
         var events = session.events.makeAsyncIterator()
         await session.start()
-        guard case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } }) else {
+        guard
+            case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } })
+        else {
             return
         }
         let http = AttachHTTPClient(endpoint: peer.endpoint)
@@ -184,7 +198,9 @@ struct PeerTests {
         let session = AttachSession(configuration: configuration(peer))
         var events = session.events.makeAsyncIterator()
         await session.start()
-        guard case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } }) else {
+        guard
+            case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } })
+        else {
             return
         }
         try await peer.control("malformed?id=\(id.text)")
@@ -207,17 +223,23 @@ struct PeerTests {
         let session = AttachSession(configuration: configuration(peer))
         var events = session.events.makeAsyncIterator()
         await session.start()
-        guard case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } }) else {
+        guard
+            case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } })
+        else {
             return
         }
         try await peer.control("status?id=\(id.text)&status=waiting&pending=1&gate=plan")
-        guard case .gate(let gate?) = try await Self.waitFor(&events, { if case .gate(_?) = $0 { true } else { false } }) else {
+        guard
+            case .gate(let gate?) = try await Self.waitFor(&events, { if case .gate(_?) = $0 { true } else { false } })
+        else {
             return
         }
         #expect(gate.kind == .plan)
         #expect(try await session.approve(mode: .acceptEdits, epoch: gate.epoch))
         try await peer.control("telemetry?id=\(id.text)&costUsd=1.5&contextUsedPct=42")
-        guard case .telemetry(let telemetry) = try await Self.waitFor(&events, { if case .telemetry = $0 { true } else { false } })
+        guard
+            case .telemetry(let telemetry) = try await Self.waitFor(
+                &events, { if case .telemetry = $0 { true } else { false } })
         else { return }
         #expect(telemetry.costUsd == 1.5)
         let http = AttachHTTPClient(endpoint: peer.endpoint)
@@ -268,14 +290,19 @@ struct PeerTests {
         let session = AttachSession(configuration: configuration(peer))
         var events = session.events.makeAsyncIterator()
         await session.start()
-        guard case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } }) else {
+        guard
+            case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } })
+        else {
             return
         }
         try await peer.control("close?id=\(id.text)&code=4001&reason=maintenance")
         let event = try await Self.waitFor(&events) { if case .disconnected = $0 { true } else { false } }
         #expect(event == .disconnected(.closedByServer(code: 4001, reason: "maintenance"), retryIn: .seconds(1)))
         await session.retryNow()
-        guard case .attached(let again) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } }) else {
+        guard
+            case .attached(let again) = try await Self.waitFor(
+                &events, { if case .attached = $0 { true } else { false } })
+        else {
             return
         }
         #expect(again == id)

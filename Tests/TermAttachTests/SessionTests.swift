@@ -119,7 +119,8 @@ struct SessionTests {
 
     @Test func `attach, adopt the id, send the size, replay replaces, live output appends`() async throws {
         let channel = FakeChannel()
-        let session = AttachSession(configuration: configuration(), transport: FakeTransport([.channel(channel)]), clock: ManualClock())
+        let session = AttachSession(
+            configuration: configuration(), transport: FakeTransport([.channel(channel)]), clock: ManualClock())
         var events = session.events.makeAsyncIterator()
         var sent = channel.sent.makeAsyncIterator()
         await session.start()
@@ -170,7 +171,10 @@ struct SessionTests {
     @Test func `retry now connects without waiting for the backoff`() async throws {
         let channel = FakeChannel()
         let clock = ManualClock()
-        let transport = FakeTransport([.fail(.connectionRefused(host: "h", port: 9)), .fail(.connectionRefused(host: "h", port: 9)), .channel(channel)])
+        let transport = FakeTransport([
+            .fail(.connectionRefused(host: "h", port: 9)), .fail(.connectionRefused(host: "h", port: 9)),
+            .channel(channel),
+        ])
         let session = AttachSession(configuration: configuration(), transport: transport, clock: clock)
         var events = session.events.makeAsyncIterator()
         await session.start()
@@ -210,8 +214,12 @@ struct SessionTests {
         await session.start()
         channel.serve(#"{"type":"attached","sessionId":"\#(id.text)"}"#)
         channel.serve(#"{"type":"exit","code":-1,"reason":"no such shell"}"#)
-        #expect(try await nextEvent(&events) { if case .exited = $0 { true } else { false } } == .exited(code: -1, reason: "no such shell"))
-        #expect(try await nextEvent(&events) { if case .stopped = $0 { true } else { false } } == .stopped(.spawnFailed(reason: "no such shell")))
+        #expect(
+            try await nextEvent(&events) { if case .exited = $0 { true } else { false } }
+                == .exited(code: -1, reason: "no such shell"))
+        #expect(
+            try await nextEvent(&events) { if case .stopped = $0 { true } else { false } }
+                == .stopped(.spawnFailed(reason: "no such shell")))
         #expect(transport.connects == 1)
     }
 
@@ -219,7 +227,8 @@ struct SessionTests {
         let channel = FakeChannel()
         let clock = ManualClock()
         let transport = FakeTransport([.channel(channel), .channel(FakeChannel())])
-        let session = AttachSession(configuration: configuration(ping: .seconds(25)), transport: transport, clock: clock)
+        let session = AttachSession(
+            configuration: configuration(ping: .seconds(25)), transport: transport, clock: clock)
         var events = session.events.makeAsyncIterator()
         await session.start()
         channel.serve(#"{"type":"attached","sessionId":"\#(id.text)"}"#)
@@ -240,7 +249,9 @@ struct SessionTests {
     @Test func `a pong keeps the connection`() async throws {
         let channel = FakeChannel()
         let clock = ManualClock()
-        let session = AttachSession(configuration: configuration(ping: .seconds(25)), transport: FakeTransport([.channel(channel)]), clock: clock)
+        let session = AttachSession(
+            configuration: configuration(ping: .seconds(25)), transport: FakeTransport([.channel(channel)]),
+            clock: clock)
         var events = session.events.makeAsyncIterator()
         await session.start()
         channel.serve(#"{"type":"attached","sessionId":"\#(id.text)"}"#)
@@ -260,7 +271,8 @@ struct SessionTests {
 
     @Test func `approve and reject reach only the gate they were aimed at`() async throws {
         let channel = FakeChannel()
-        let session = AttachSession(configuration: configuration(), transport: FakeTransport([.channel(channel)]), clock: ManualClock())
+        let session = AttachSession(
+            configuration: configuration(), transport: FakeTransport([.channel(channel)]), clock: ManualClock())
         var events = session.events.makeAsyncIterator()
         var sent = channel.sent.makeAsyncIterator()
         await session.start()
@@ -268,7 +280,9 @@ struct SessionTests {
         channel.serve(#"{"type":"attached","sessionId":"\#(id.text)"}"#)
         _ = try await nextSent(&sent)
         channel.serve(#"{"type":"status","status":"waiting","pending":true,"gate":"plan"}"#)
-        guard case .gate(let gate?) = try await nextEvent(&events, where: { if case .gate = $0 { true } else { false } }) else {
+        guard
+            case .gate(let gate?) = try await nextEvent(&events, where: { if case .gate = $0 { true } else { false } })
+        else {
             Issue.record("no gate")
             return
         }
@@ -286,7 +300,8 @@ struct SessionTests {
 
     @Test func `malformed frames are counted and the session goes on`() async throws {
         let channel = FakeChannel()
-        let session = AttachSession(configuration: configuration(), transport: FakeTransport([.channel(channel)]), clock: ManualClock())
+        let session = AttachSession(
+            configuration: configuration(), transport: FakeTransport([.channel(channel)]), clock: ManualClock())
         var events = session.events.makeAsyncIterator()
         await session.start()
         channel.serve(#"{"type":"attached","sessionId":"\#(id.text)"}"#)
@@ -305,7 +320,8 @@ struct SessionTests {
 
     @Test func `answers to queries go back as input, but not those inside a replay`() async throws {
         let channel = FakeChannel()
-        let session = AttachSession(configuration: configuration(), transport: FakeTransport([.channel(channel)]), clock: ManualClock())
+        let session = AttachSession(
+            configuration: configuration(), transport: FakeTransport([.channel(channel)]), clock: ManualClock())
         var sent = channel.sent.makeAsyncIterator()
         await session.start()
         _ = try await nextSent(&sent)

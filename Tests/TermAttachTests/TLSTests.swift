@@ -22,7 +22,8 @@ struct TestCertificates {
                 "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=TermAttach test CA",
                 "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
             ], in: directory)
-        try Self.openssl(["req"] + ec + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"], in: directory)
+        try Self.openssl(
+            ["req"] + ec + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"], in: directory)
         try Self.openssl(
             [
                 "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",

@@ -38,7 +38,9 @@ struct WebSocketFrameTests {
             out += [126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         } else {
             out.append(127)
-            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: payload.count >> shift)) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                out.append(UInt8(truncatingIfNeeded: payload.count >> shift))
+            }
         }
         return out + payload
     }
@@ -59,7 +61,9 @@ struct WebSocketFrameTests {
     }
 
     @Test func `messages of every length encoding parse, split at any byte`() throws {
-        let payloads = [Array("hi".utf8), [UInt8](repeating: 0x61, count: 300), [UInt8](repeating: 0x62, count: 70_000)]
+        let payloads = [
+            Array("hi".utf8), [UInt8](repeating: 0x61, count: 300), [UInt8](repeating: 0x62, count: 70_000),
+        ]
         for payload in payloads {
             let bytes = serverFrame(WebSocketOpcode.text, payload)
             for split in [1, 2, 3, 7, 1000, bytes.count] {
@@ -76,7 +80,10 @@ struct WebSocketFrameTests {
             + serverFrame(WebSocketOpcode.continuation, [], final: true)
             + serverFrame(WebSocketOpcode.pong, [])
             + serverFrame(WebSocketOpcode.close, [0x03, 0xE8] + Array("bye".utf8))
-        #expect(try parse(bytes, split: 1) == [.ping([1, 2]), .text(Array("hello".utf8)), .pong([]), .close(code: 1000, reason: "bye")])
+        #expect(
+            try parse(bytes, split: 1) == [
+                .ping([1, 2]), .text(Array("hello".utf8)), .pong([]), .close(code: 1000, reason: "bye"),
+            ])
     }
 
     func failure(_ bytes: [UInt8], limit: Int = 1 << 20) -> WebSocketFailure? {
@@ -111,7 +118,8 @@ struct WebSocketFrameTests {
         let failure = failure(header, limit: 16 << 20)
         #expect(failure?.closeCode == WebSocketCloseCode.messageTooBig)
         #expect(failure?.error == .messageTooLarge(limit: 16 << 20))
-        let fragments = serverFrame(WebSocketOpcode.text, [UInt8](repeating: 0x61, count: 60), final: false)
+        let fragments =
+            serverFrame(WebSocketOpcode.text, [UInt8](repeating: 0x61, count: 60), final: false)
             + serverFrame(WebSocketOpcode.continuation, [UInt8](repeating: 0x61, count: 60))
         #expect(self.failure(fragments, limit: 100)?.closeCode == WebSocketCloseCode.messageTooBig)
     }
@@ -148,7 +156,8 @@ struct WebSocketFrameTests {
         #expect(request.hasPrefix("GET /term HTTP/1.1\r\n"))
         #expect(request.contains("\r\nOrigin: http://127.0.0.1:3000\r\n"))
         #expect(request.contains("\r\nHost: 127.0.0.1:3000\r\n"))
-        let good = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        let good =
+            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n"
         try handshake.validate(head: Array(good.utf8), body: [])
         let wrongKey = good.replacingOccurrences(of: "s3pP", with: "AAAA")

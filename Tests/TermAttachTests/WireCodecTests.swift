@@ -54,13 +54,15 @@ struct WireCodecTests {
 
     @Test func `server frames decode with their fields`() {
         #expect(decode(#"{"type":"attached","sessionId":"1B4E28BA-2FA1-4D3B-9A5C-0E1A2B3C4D5E"}"#) == .attached(id))
-        #expect(decode(#"{"type":"exit","code":-1,"reason":"spawn failed"}"#) == .exit(code: -1, reason: "spawn failed"))
+        #expect(
+            decode(#"{"type":"exit","code":-1,"reason":"spawn failed"}"#) == .exit(code: -1, reason: "spawn failed"))
         #expect(decode(#"{"type":"exit","code":0}"#) == .exit(code: 0, reason: nil))
         #expect(
             decode(#"{"type":"status","status":"waiting","detail":"Bash","pending":true,"gate":"plan"}"#)
                 == .status(SessionStatus(state: .waiting, detail: "Bash", pending: true, gate: .plan)))
         #expect(
-            decode(#"{"type":"telemetry","at":1700000000000,"costUsd":1.25,"contextUsedPct":40,"model":"m","pr":{"n":1}}"#)
+            decode(
+                #"{"type":"telemetry","at":1700000000000,"costUsd":1.25,"contextUsedPct":40,"model":"m","pr":{"n":1}}"#)
                 == .telemetry(Telemetry(at: 1_700_000_000_000, costUsd: 1.25, contextUsedPct: 40, model: "m")))
         #expect(decode(#"{"type":"telemetry","at":5}"#) == .telemetry(Telemetry(at: 5)))
     }
@@ -84,8 +86,11 @@ struct WireCodecTests {
 
     @Test func `long runs without escapes survive the eight-byte path at every alignment`() {
         for prefix in 0..<9 {
-            let body = String(repeating: "x", count: prefix) + "\\u001b" + String(repeating: "abcdefgh", count: 5) + "\\n"
-            let expected = Array((String(repeating: "x", count: prefix) + "\u{1B}" + String(repeating: "abcdefgh", count: 5) + "\n").utf8)
+            let body =
+                String(repeating: "x", count: prefix) + "\\u001b" + String(repeating: "abcdefgh", count: 5) + "\\n"
+            let expected = Array(
+                (String(repeating: "x", count: prefix) + "\u{1B}" + String(repeating: "abcdefgh", count: 5) + "\n").utf8
+            )
             #expect(output(#"{"type":"output","data":"\#(body)"}"#) == expected)
         }
     }

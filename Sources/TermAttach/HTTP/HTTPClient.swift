@@ -65,7 +65,9 @@ public struct AttachHTTPClient: Sendable {
     public let origin: String
     private let transport: any HTTPTransport
 
-    public init(endpoint: AttachEndpoint, origin: String? = nil, transport: any HTTPTransport = URLSessionHTTPTransport()) {
+    public init(
+        endpoint: AttachEndpoint, origin: String? = nil, transport: any HTTPTransport = URLSessionHTTPTransport()
+    ) {
         self.endpoint = endpoint
         self.origin = origin ?? endpoint.origin
         self.transport = transport
@@ -74,7 +76,8 @@ public struct AttachHTTPClient: Sendable {
     /// `GET /live-sessions`: the sessions running on the server.
     public func liveSessions() async throws(AttachError) -> [LiveSession] {
         guard case .array(let items) = try await get("/live-sessions") else {
-            throw AttachError.badResponse("GET /live-sessions did not answer a JSON array: is this a web-terminal server?")
+            throw AttachError.badResponse(
+                "GET /live-sessions did not answer a JSON array: is this a web-terminal server?")
         }
         return items.compactMap(Self.liveSession)
     }
@@ -109,7 +112,8 @@ public struct AttachHTTPClient: Sendable {
             guard case .object(let fields) = item, let at = fields["at"]?.integer,
                 let kind = fields["class"]?.string.flatMap(TimelineEvent.Kind.init(rawValue:))
             else { return nil }
-            return TimelineEvent(at: at, kind: kind, toolName: fields["toolName"]?.string, label: fields["label"]?.string ?? "")
+            return TimelineEvent(
+                at: at, kind: kind, toolName: fields["toolName"]?.string, label: fields["label"]?.string ?? "")
         }
     }
 
@@ -120,7 +124,8 @@ public struct AttachHTTPClient: Sendable {
     }
 
     private func escaped(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id
+        id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
+            ?? id
     }
 
     private func get(_ path: String) async throws(AttachError) -> JSONTree {
@@ -160,7 +165,8 @@ public struct AttachHTTPClient: Sendable {
         if nsError.domain == NSURLErrorDomain {
             switch nsError.code {
             case NSURLErrorCannotConnectToHost: return .connectionRefused(host: endpoint.host, port: endpoint.port)
-            case NSURLErrorTimedOut: return .timeout(what: "the HTTP request to \(endpoint.origin)", seconds: requestTimeout)
+            case NSURLErrorTimedOut:
+                return .timeout(what: "the HTTP request to \(endpoint.origin)", seconds: requestTimeout)
             case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
                 return .hostNotFound(host: endpoint.host, detail: nsError.localizedDescription)
             case NSURLErrorServerCertificateUntrusted, NSURLErrorSecureConnectionFailed,

@@ -121,11 +121,13 @@ public actor AttachSession {
         columns = configuration.columns
         rows = configuration.rows
         currentID = configuration.sessionID
-        terminal = Terminal(columns: configuration.columns, rows: configuration.rows, scrollback: configuration.scrollback)
+        terminal = Terminal(
+            columns: configuration.columns, rows: configuration.rows, scrollback: configuration.scrollback)
         if configuration.answersQueries {
             terminal.writeBack = { [replies] in replies.append($0) }
         }
-        (events, eventSink) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
+        (events, eventSink) = AsyncStream.makeStream(
+            of: Event.self, bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
         (screenUpdates, screenSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 

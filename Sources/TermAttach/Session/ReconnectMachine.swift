@@ -10,7 +10,9 @@
 /// stops the machine instead of looping.
 public struct ReconnectMachine: Equatable, Sendable {
     /// The waits, in order; the last repeats.
-    public static let backoff: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(30)]
+    public static let backoff: [Duration] = [
+        .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(30),
+    ]
 
     /// Where the machine is.
     public enum State: Equatable, Sendable {

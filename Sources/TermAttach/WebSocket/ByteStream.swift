@@ -105,7 +105,8 @@ final class TCPSocket: ByteStream {
         return .connectionLost("cannot connect to \(host):\(port): \(String(cString: strerror(code)))")
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?) throws(AttachError) -> Int {
+    func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?) throws(AttachError) -> Int
+    {
         while true {
             let count = recv(fd, buffer.baseAddress, buffer.count, 0)
             if count >= 0 { return count }

@@ -69,8 +69,10 @@ struct WebSocketHandshake {
         if status == 401 { throw AttachError.originRejected(origin: origin) }
         guard status == 101 else {
             let reason = parts.count > 2 ? parts[2] : ""
-            let detail = String(decoding: body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw AttachError.handshakeRejected(status: status, reason: detail.isEmpty ? reason : "\(reason) (\(detail))")
+            let detail = String(decoding: body.prefix(200), as: UTF8.self).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            throw AttachError.handshakeRejected(
+                status: status, reason: detail.isEmpty ? reason : "\(reason) (\(detail))")
         }
         var headers: [String: String] = [:]
         for line in lines {

@@ -1,6 +1,5 @@
 import Dispatch
 
-
 /// The hand-over from a connection's reader thread to the async consumer.
 ///
 /// Bounded by bytes: the reader blocks (and so stops reading the socket,

@@ -22,7 +22,9 @@
         private let lock = NSLock()
 
         /// A TLS client connection over `socket`, handshake done.
-        init(socket: TCPSocket, host: String, caFile: String?, deadline: ContinuousClock.Instant, timeoutSeconds: Double)
+        init(
+            socket: TCPSocket, host: String, caFile: String?, deadline: ContinuousClock.Instant, timeoutSeconds: Double
+        )
             throws(AttachError)
         {
             // OpenSSL writes with write(2): a peer that has gone would raise

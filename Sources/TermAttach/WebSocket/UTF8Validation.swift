@@ -24,12 +24,20 @@ public enum UTF8Validation {
             var upper: UInt8 = 0xBF
             switch lead {
             case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lower = 0xA0
+            case 0xE0:
+                length = 3
+                lower = 0xA0
             case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upper = 0x9F  // no UTF-16 surrogates
-            case 0xF0: length = 4; lower = 0x90
+            case 0xED:
+                length = 3
+                upper = 0x9F  // no UTF-16 surrogates
+            case 0xF0:
+                length = 4
+                lower = 0x90
             case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upper = 0x8F  // nothing past U+10FFFF
+            case 0xF4:
+                length = 4
+                upper = 0x8F  // nothing past U+10FFFF
             default: return false
             }
             guard count - index >= length else { return false }

@@ -22,7 +22,8 @@ final class WebSocketConnection: MessageChannel {
     /// Connects, runs TLS when the endpoint is `https`, and upgrades.
     /// Blocking: call it off the cooperative pool (see ``runBlocking(_:)``).
     static func open(endpoint: AttachEndpoint, options: ConnectOptions) throws(AttachError) -> WebSocketConnection {
-        let seconds = Double(options.connectTimeout.components.seconds)
+        let seconds =
+            Double(options.connectTimeout.components.seconds)
             + Double(options.connectTimeout.components.attoseconds) / 1e18
         let deadline = ContinuousClock.now.advanced(by: options.connectTimeout)
         let socket = try TCPSocket.connect(
@@ -58,14 +59,16 @@ final class WebSocketConnection: MessageChannel {
                     var rest = Array(received[end...])
                     if !head.starts(with: Array("HTTP/1.1 101".utf8)) {
                         // A rejection: its body (if any arrives at once) helps the message.
-                        rest += (try? readSome(stream, deadline: ContinuousClock.now.advanced(by: .milliseconds(200))))
+                        rest +=
+                            (try? readSome(stream, deadline: ContinuousClock.now.advanced(by: .milliseconds(200))))
                             ?? []
                     }
                     try handshake.validate(head: head, body: rest)
                     return WebSocketConnection(stream: stream, leftover: rest, messageLimit: options.messageLimit)
                 }
                 if received.count > WebSocketHandshake.maxResponseHead {
-                    throw AttachError.handshakeInvalid("a response head over \(WebSocketHandshake.maxResponseHead) bytes")
+                    throw AttachError.handshakeInvalid(
+                        "a response head over \(WebSocketHandshake.maxResponseHead) bytes")
                 }
             }
         } catch {
@@ -116,7 +119,8 @@ final class WebSocketConnection: MessageChannel {
                     queue.finish(
                         .failure(
                             closing.load(ordering: .relaxed)
-                                ? .closedLocally : .connectionLost("the server ended the connection without a close frame")
+                                ? .closedLocally
+                                : .connectionLost("the server ended the connection without a close frame")
                         ))
                     stream.shutdown()
                     return
@@ -180,7 +184,8 @@ final class WebSocketConnection: MessageChannel {
                     continuation.resume(returning: .success(()))
                 } catch {
                     // After a local close a failed write is that close, not a loss.
-                    continuation.resume(returning: .failure(self.closing.load(ordering: .relaxed) ? .closedLocally : error))
+                    continuation.resume(
+                        returning: .failure(self.closing.load(ordering: .relaxed) ? .closedLocally : error))
                 }
             }
         }
@@ -190,7 +195,8 @@ final class WebSocketConnection: MessageChannel {
     func receive() async throws(AttachError) -> ChannelMessage { try await queue.receive() }
 
     func send(text: [UInt8]) async throws(AttachError) {
-        try await sendFrame(WebSocketFrameWriter.frame(opcode: WebSocketOpcode.text, payload: text, key: Self.maskKey()))
+        try await sendFrame(
+            WebSocketFrameWriter.frame(opcode: WebSocketOpcode.text, payload: text, key: Self.maskKey()))
     }
 
     func sendPing() async throws(AttachError) {

@@ -93,7 +93,8 @@ struct WebSocketFrameParser {
     private func isControl(_ opcode: UInt8) -> Bool { opcode & 0x8 != 0 }
 
     /// Reads header bytes from `offset`; returns how many it took.
-    private mutating func readHeader(_ bytes: UnsafeRawBufferPointer, from offset: Int) throws(WebSocketFailure) -> Int {
+    private mutating func readHeader(_ bytes: UnsafeRawBufferPointer, from offset: Int) throws(WebSocketFailure) -> Int
+    {
         var taken = 0
         while offset + taken < bytes.count {
             header.append(bytes[offset + taken])
@@ -235,7 +236,10 @@ enum WebSocketFrameWriter {
             out.append(0x80 | 127)
             for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: count >> shift)) }
         }
-        let mask = [UInt8(key >> 24), UInt8(truncatingIfNeeded: key >> 16), UInt8(truncatingIfNeeded: key >> 8), UInt8(truncatingIfNeeded: key)]
+        let mask = [
+            UInt8(key >> 24), UInt8(truncatingIfNeeded: key >> 16), UInt8(truncatingIfNeeded: key >> 8),
+            UInt8(truncatingIfNeeded: key),
+        ]
         out += mask
         for (index, byte) in payload.enumerated() { out.append(byte ^ mask[index & 3]) }
         return out

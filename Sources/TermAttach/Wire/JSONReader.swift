@@ -152,7 +152,9 @@ struct JSONReader {
         while true {
             skipWhitespace()
             elements.append(try readValue())
-            if elements.count > Self.maxContainerCount { throw JSONError("more than \(Self.maxContainerCount) elements") }
+            if elements.count > Self.maxContainerCount {
+                throw JSONError("more than \(Self.maxContainerCount) elements")
+            }
             skipWhitespace()
             guard position < end else { throw JSONError("truncated JSON") }
             if base[position] == UInt8(ascii: ",") {
@@ -234,11 +236,21 @@ struct JSONReader {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
                     base[write] = escape
                     write += 1
-                case UInt8(ascii: "b"): base[write] = 0x08; write += 1
-                case UInt8(ascii: "f"): base[write] = 0x0C; write += 1
-                case UInt8(ascii: "n"): base[write] = 0x0A; write += 1
-                case UInt8(ascii: "r"): base[write] = 0x0D; write += 1
-                case UInt8(ascii: "t"): base[write] = 0x09; write += 1
+                case UInt8(ascii: "b"):
+                    base[write] = 0x08
+                    write += 1
+                case UInt8(ascii: "f"):
+                    base[write] = 0x0C
+                    write += 1
+                case UInt8(ascii: "n"):
+                    base[write] = 0x0A
+                    write += 1
+                case UInt8(ascii: "r"):
+                    base[write] = 0x0D
+                    write += 1
+                case UInt8(ascii: "t"):
+                    base[write] = 0x09
+                    write += 1
                 case UInt8(ascii: "u"):
                     let unit = try hex4(at: read)
                     read += 4

@@ -1,8 +1,9 @@
 import Foundation
+import TermAttach
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import TermAttach
 
 #if canImport(Glibc)
     import Glibc
