@@ -71,6 +71,11 @@ public struct WebSocketTransport: AttachTransport {
     public func connect(to endpoint: AttachEndpoint, options: ConnectOptions) async throws(AttachError)
         -> any MessageChannel
     {
+        #if canImport(Darwin)
+            if endpoint.isSecure {
+                return try await SystemWebSocketChannel.connect(to: endpoint, options: options)
+            }
+        #endif
         return try await runBlocking { () throws(AttachError) in
             try WebSocketConnection.open(endpoint: endpoint, options: options)
         }
