@@ -252,6 +252,18 @@ struct JSONReader {
                     base[write] = 0x09
                     write += 1
                 case UInt8(ascii: "u"):
+                    // The usual escape in terminal output is \u00XX for a C0
+                    // control (ESC is \u001b): one byte out, no scalar decoding.
+                    if end - read >= 4 && base[read] == UInt8(ascii: "0") && base[read + 1] == UInt8(ascii: "0") {
+                        let high = hexValue(base[read + 2])
+                        let low = hexValue(base[read + 3])
+                        if high < 8 && low < 16 {
+                            base[write] = high << 4 | low
+                            write += 1
+                            read += 4
+                            continue
+                        }
+                    }
                     let unit = try hex4(at: read)
                     read += 4
                     var scalar = UInt32(unit)
@@ -280,6 +292,15 @@ struct JSONReader {
                 write += 1
             }
         }
+    }
+
+    /// The value of a hex digit, or 0xFF.
+    @inline(__always)
+    private func hexValue(_ byte: UInt8) -> UInt8 {
+        let digit = byte &- UInt8(ascii: "0")
+        if digit < 10 { return digit }
+        let letter = (byte | 0x20) &- UInt8(ascii: "a")
+        return letter < 6 ? letter + 10 : 0xFF
     }
 
     private func hex4(at index: Int) throws(JSONError) -> UInt16 {
