@@ -310,6 +310,31 @@ struct PeerTests {
         peer.stop()
     }
 
+    @Test func `a tiny ring replays a tail that starts inside a sequence`() async throws {
+        let peer = try TestPeer(["--ring", "40"])
+        let writer = AttachSession(configuration: configuration(peer, columns: 40, rows: 5))
+        var events = writer.events.makeAsyncIterator()
+        await writer.start()
+        guard
+            case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } })
+        else { return }
+        try await writer.send(input: "printf '\\033[1;31mAAAA\\033[0m\\033[32mtail-marker\\033[0m\\n'\r")
+        try await Self.waitForLine(writer) { $0.hasSuffix("AAAAtail-marker") }
+        await writer.close()
+        let reader = AttachSession(configuration: configuration(peer, id: id, columns: 40, rows: 5))
+        var readerEvents = reader.events.makeAsyncIterator()
+        await reader.start()
+        guard
+            case .replayed(let count) = try await Self.waitFor(
+                &readerEvents, { if case .replayed = $0 { true } else { false } })
+        else { return }
+        #expect(count <= 4 + 40 * 3)  // ESC[0m and at most 40 characters of the ring
+        #expect(await Self.lines(reader).count <= 5)
+        #expect(await reader.frameStatistics.malformed == 0)
+        await reader.close()
+        peer.stop()
+    }
+
     @Test func `refused connections say so`() async throws {
         let transport = WebSocketTransport()
         let endpoint = try AttachEndpoint("http://127.0.0.1:1")
