@@ -249,7 +249,8 @@ public final class Terminal {
             iconName: state.iconName, workingDirectory: state.workingDirectory, isAlternateScreen: isAlternate,
             palette: state.palette, scrollbackCount: history, scrollbackRange: range, screenRows: screenRows,
             scrollbackRows: scrollbackRows,
-            tables: SnapshotTables(styles: state.styles.styles, clusters: state.clusters.clusters, links: state.hyperlinks.links))
+            tables: SnapshotTables(
+                styles: state.styles.styles, clusters: state.clusters.clusters, links: state.hyperlinks.links))
         lastSnapshot = snapshot
         changedSinceSnapshot = false
         return snapshot

@@ -35,7 +35,8 @@ extension TerminalState {
             if col < edge {
                 // Room for the right half: the cluster grows in place.
                 clearWideOverlap(row, from: col + 1, count: 1)
-                row[col].content = (row[col].content & ~(3 << Cell.widthShift)) | UInt32(Cell.Width.wide.rawValue) << Cell.widthShift
+                row[col].content =
+                    (row[col].content & ~(3 << Cell.widthShift)) | UInt32(Cell.Width.wide.rawValue) << Cell.widthShift
                 var tail = Cell(scalar: 0, width: .wideTail, styleID: row[col].styleID)
                 tail.linkID = row[col].linkID
                 row[col + 1] = tail

@@ -15,8 +15,10 @@ extension TerminalState {
         let link = penLink
         while index < count {
             if cursor.pendingWrap { wrapToNextLine() }
-            let row = active.row(cursor.row)
-            let edge = rightEdge
+            let (row, flags) = active.rowAndFlags(cursor.row)
+            // rightEdge, from the flags already at hand.
+            let lastUsable = flags.isDisjoint(with: .doubleSize) ? columns - 1 : max(0, columns / 2 - 1)
+            let edge = modes.leftRightMargins && cursor.col <= marginRight ? min(marginRight, lastUsable) : lastUsable
             // A cursor restored onto a row made double width since can lie
             // past the row's last usable column.
             if cursor.col > edge { cursor.col = edge }
@@ -206,7 +208,9 @@ extension TerminalState {
                 counters.droppedCombiningMarks += 1
                 return
             }
-            if clusterExtensions.count >= Self.maxClusterCacheEntries { clusterExtensions.removeAll(keepingCapacity: true) }
+            if clusterExtensions.count >= Self.maxClusterCacheEntries {
+                clusterExtensions.removeAll(keepingCapacity: true)
+            }
             clusterExtensions[cacheKey] = id
             row[col].setCluster(id)
         }
