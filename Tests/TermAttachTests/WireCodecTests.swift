@@ -72,7 +72,8 @@ struct WireCodecTests {
         #expect(output(#"{"data":"é€😀","type":"output"}"#) == Array("é€😀".utf8))
         #expect(output(#"{"type":"output","data":"\u00e9\u20ac\ud83d\ude00"}"#) == Array("é€😀".utf8))
         #expect(output(#"{"type":"output","data":""}"#) == [])
-        #expect(output(#"{"type":"output","data":"\u007f\u0080\u00FF\u001B"}"#) == [0x7F, 0xC2, 0x80, 0xC3, 0xBF, 0x1B])
+        #expect(
+            output(#"{"type":"output","data":"\u007f\u0080\u00FF\u001B"}"#) == [0x7F, 0xC2, 0x80, 0xC3, 0xBF, 0x1B])
         #expect(output(#"{"type":"output","data":"\u00zz"}"#) == nil)
     }
 
