@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "TermRender", targets: ["TermRender"]),
         .executable(name: "render-bench", targets: ["RenderBench"]),
         .executable(name: "resize-bench", targets: ["ResizeBench"]),
+        .library(name: "TermAttach", targets: ["TermAttach"]),
     ],
     targets: [
         .target(name: "VTParser"),
@@ -21,13 +22,27 @@ let package = Package(
             providers: [.apt(["libutf8proc-dev"]), .brew(["utf8proc"])]
         ),
         .target(name: "TermCore", dependencies: ["VTParser", "CUTF8Proc"]),
-        .executableTarget(name: "termengine", dependencies: ["TermCore", "TermRender"]),
+        .executableTarget(name: "termengine", dependencies: ["TermCore", "TermRender", "TermAttach"]),
         // PNG thumbnails deflate through the system zlib (Debian: zlib1g-dev).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "TermRender", dependencies: ["TermCore", "CZlib"]),
         .executableTarget(name: "RenderBench", dependencies: ["TermCore", "TermRender"], path: "Benchmarks/RenderBench"),
         .executableTarget(name: "ResizeBench", dependencies: ["TermCore"], path: "Benchmarks/ResizeBench"),
         .testTarget(name: "TermRenderTests", dependencies: ["TermRender", "TermCore"]),
+        // TermAttach is the only module that touches the network. On Linux its
+        // TLS goes through the system OpenSSL (Debian: libssl-dev) behind a
+        // small C shim; Apple platforms use the system's own stack instead.
+        .target(
+            name: "CTLSShim",
+            linkerSettings: [.linkedLibrary("ssl", .when(platforms: [.linux])), .linkedLibrary("crypto", .when(platforms: [.linux]))]
+        ),
+        .target(
+            name: "TermAttach",
+            dependencies: ["TermCore", "TermRender", .target(name: "CTLSShim", condition: .when(platforms: [.linux]))]
+        ),
+        .testTarget(name: "TermAttachTests", dependencies: ["TermAttach", "TermCore"]),
+        .executableTarget(
+            name: "attach-bench", dependencies: ["TermAttach", "TermCore"], path: "Benchmarks/AttachBench"),
         // Benchmarks (docs/PERFORMANCE.md): the termbench runner, and the malloc
         // counter it links so that allocations during a feed can be counted.
         .target(name: "CAllocCounter", path: "Benchmarks/CAllocCounter"),

@@ -30,10 +30,11 @@ for lines in [1_250, 2_500, 5_000, 10_000, 20_000] {
     for _ in 0..<runs {
         let terminal = Terminal(columns: 200, rows: 50, scrollback: lines)
         terminal.feed(bytes)
-        samples.append(seconds {
-            terminal.resize(columns: 80, rows: 24)
-            terminal.resize(columns: 200, rows: 50)
-        })
+        samples.append(
+            seconds {
+                terminal.resize(columns: 80, rows: 24)
+                terminal.resize(columns: 200, rows: 50)
+            })
     }
     samples.sort()
     let median = samples[runs / 2]
@@ -42,5 +43,7 @@ for lines in [1_250, 2_500, 5_000, 10_000, 20_000] {
     print(String(format: "%16d  %9.2f  %11.0f", lines, median * 1e3, perLine))
 }
 let ratio = results.last!["ns_per_line"]! / results.first!["ns_per_line"]!
-print(String(format: "cost per line, largest vs smallest scrollback: %.2fx (1.0 = linear; quadratic would be %.0fx)",
-    ratio, results.last!["lines"]! / results.first!["lines"]!))
+print(
+    String(
+        format: "cost per line, largest vs smallest scrollback: %.2fx (1.0 = linear; quadratic would be %.0fx)",
+        ratio, results.last!["lines"]! / results.first!["lines"]!))

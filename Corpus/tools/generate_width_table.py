@@ -45,7 +45,8 @@ def main() -> None:
         "    /// The utf8proc version the table was generated from.",
         f'    static let utf8procVersion = "{version}"',
         f"    /// Stage 1: for each block of 256 code points, its stage-2 block (two hex digits each, {len(stage1)} blocks).",
-        f'    static let stage1Hex: StaticString = "{stage1_hex}"',
+        "    static let stage1Hex: StaticString =",
+        f'        "{stage1_hex}"',
         f"    /// Stage 2: {len(stage2)} distinct blocks of 256 widths (one digit each: 0, 1 or 2).",
         "    static let stage2Digits: StaticString =",
     ]

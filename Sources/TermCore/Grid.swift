@@ -114,6 +114,15 @@ struct Grid {
         return storage.cells + slot * columns
     }
 
+    /// The cells of screen row `row` for writing (stamped as changed) and its
+    /// flags, with one ring lookup: what printing needs per run.
+    @inline(__always)
+    func rowAndFlags(_ row: Int) -> (cells: UnsafeMutablePointer<Cell>, flags: RowFlags) {
+        let slot = slot(atPosition: zero + historyCount + row)
+        storage.generations[slot] = generation
+        return (storage.cells + slot * columns, storage.flags[slot])
+    }
+
     /// The cells of screen row `row`, for reading only.
     @inline(__always)
     func readRow(_ row: Int) -> UnsafePointer<Cell> {

@@ -50,7 +50,9 @@ extension Terminal {
     func bufferLine(_ index: Int) -> (cells: UnsafePointer<Cell>, wrapped: Bool) {
         let history = isAlternateScreen ? 0 : scrollbackCount
         if index < history {
-            return (UnsafePointer(state.primary.historyRow(index)), state.primary.historyFlags(index).contains(.wrapped))
+            return (
+                UnsafePointer(state.primary.historyRow(index)), state.primary.historyFlags(index).contains(.wrapped)
+            )
         }
         let row = index - history
         return (state.active.readRow(row), state.active.flags(row).contains(.wrapped))

@@ -60,7 +60,8 @@ public struct Style: Hashable, Sendable {
 
     /// Underline styles of `SGR 4:n` (kitty and VTE's extension, adopted by xterm).
     public enum Underline: UInt8, Hashable, Sendable {
-        case none = 0, single, double, curly, dotted, dashed
+        case none = 0
+        case single, double, curly, dotted, dashed
     }
 
     public var foreground: Color = .default

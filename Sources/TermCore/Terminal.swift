@@ -90,9 +90,10 @@ public final class Terminal {
 
     /// Processes output bytes from any contiguous collection.
     public func feed<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        changedSinceSnapshot = true
-        parser.feed(bytes, into: &state)
-        deliver()
+        // Through the buffer overload, whose parser loop is specialised here:
+        // this generic entry point is not, when called from another module.
+        let fed: Void? = bytes.withContiguousStorageIfAvailable { feed($0) }
+        if fed == nil { Array(bytes).withUnsafeBufferPointer { feed($0) } }
     }
 
     // MARK: Side effects
@@ -131,9 +132,13 @@ public final class Terminal {
         get { state.palette }
         set {
             state.palette = newValue
+            configuredPalette = newValue
             changedSinceSnapshot = true
         }
     }
+
+    /// The palette the embedder last set (what ``reset()`` returns to).
+    var configuredPalette = Palette.xterm
 
     /// The pixel size of a cell, reported by XTWINOPS 14 and 16.
     public func setCellPixelSize(width: Int, height: Int) {
@@ -167,7 +172,16 @@ public final class Terminal {
         changedSinceSnapshot = true
         primaryRowCache = []
         alternateRowCache = []
-        state = TerminalState(columns: columns, rows: rows, scrollback: state.primary.scrollbackLimit)
+        // What the embedder configured survives: who listens, the clipboard
+        // policy, its palette and cell size.
+        let previous = state
+        state = TerminalState(columns: columns, rows: rows, scrollback: previous.primary.scrollbackLimit)
+        state.wantsReplies = previous.wantsReplies
+        state.wantsEvents = previous.wantsEvents
+        state.allowsClipboardRead = previous.allowsClipboardRead
+        state.palette = configuredPalette
+        state.cellPixelWidth = previous.cellPixelWidth
+        state.cellPixelHeight = previous.cellPixelHeight
         parser = VTParser()
     }
 
@@ -249,7 +263,8 @@ public final class Terminal {
             iconName: state.iconName, workingDirectory: state.workingDirectory, isAlternateScreen: isAlternate,
             palette: state.palette, scrollbackCount: history, scrollbackRange: range, screenRows: screenRows,
             scrollbackRows: scrollbackRows,
-            tables: SnapshotTables(styles: state.styles.styles, clusters: state.clusters.clusters, links: state.hyperlinks.links))
+            tables: SnapshotTables(
+                styles: state.styles.styles, clusters: state.clusters.clusters, links: state.hyperlinks.links))
         lastSnapshot = snapshot
         changedSinceSnapshot = false
         return snapshot

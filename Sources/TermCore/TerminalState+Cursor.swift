@@ -179,7 +179,8 @@ extension TerminalState {
     mutating func restoreCursor() {
         let saved =
             (isAlternateScreen ? savedAlternate : savedPrimary)
-            ?? SavedCursor(cursor: Cursor(), pen: Style(), charsets: CharsetState(), originMode: false, protected: false)
+            ?? SavedCursor(
+                cursor: Cursor(), pen: Style(), charsets: CharsetState(), originMode: false, protected: false)
         cursor = saved.cursor
         cursor.row = min(cursor.row, rows - 1)
         cursor.col = min(cursor.col, columns - 1)

@@ -262,7 +262,9 @@ extension TerminalState: VTHandler {
 
     mutating func dcsHook(_ sequence: ControlSequence) {
         lastGraphic = nil
-        if sequence.prefix == 0 && sequence.intermediates.isOnly(UInt8(ascii: "$")) && sequence.final == UInt8(ascii: "q") {
+        if sequence.prefix == 0 && sequence.intermediates.isOnly(UInt8(ascii: "$"))
+            && sequence.final == UInt8(ascii: "q")
+        {
             dcsRequest = DCSRequest(kind: .decrqss)  // DECRQSS
         } else {
             dcsRequest = DCSRequest(kind: .ignored)  // sixel, XTGETTCAP…: consumed and ignored

@@ -6,26 +6,12 @@ extension TerminalState {
     /// Adds `scalar` to the cluster before the cursor, widening it to two
     /// cells (wrapping it whole when it no longer fits) or narrowing it to one.
     mutating func extendPreviousCluster(_ scalar: UInt32) {
-        var col = cursor.pendingWrap ? cursor.col : cursor.col - 1
-        let row = active.row(cursor.row)
-        if col >= 0 && row[col].width == .wideTail { col -= 1 }
-        guard col >= 0, !row[col].isBlank else {
-            counters.droppedCombiningMarks += 1
-            return
-        }
-        var scalars = row[col].isCluster ? clusters[row[col].value] : [row[col].value]
-        guard scalars.count < ClusterTable.maxScalars else {
-            counters.droppedCombiningMarks += 1
-            return
-        }
-        scalars.append(scalar)
-        guard let id = clusterID(for: scalars) else {
-            counters.droppedCombiningMarks += 1
+        guard let (row, col) = previousCharacterCell(), let id = clusterID(extending: row[col], with: scalar) else {
             return
         }
         let content = Cell.clusterFlag | id
         let oldWidth = row[col].width == .wide ? 2 : 1
-        let newWidth = GraphemeBreak.width(of: scalars)
+        let newWidth = GraphemeBreak.width(of: clusters[id])
         row[col].setCluster(id)
         lastGraphic = (content, newWidth)
         if newWidth == oldWidth { return }
@@ -35,7 +21,8 @@ extension TerminalState {
             if col < edge {
                 // Room for the right half: the cluster grows in place.
                 clearWideOverlap(row, from: col + 1, count: 1)
-                row[col].content = (row[col].content & ~(3 << Cell.widthShift)) | UInt32(Cell.Width.wide.rawValue) << Cell.widthShift
+                row[col].content =
+                    (row[col].content & ~(3 << Cell.widthShift)) | UInt32(Cell.Width.wide.rawValue) << Cell.widthShift
                 var tail = Cell(scalar: 0, width: .wideTail, styleID: row[col].styleID)
                 tail.linkID = row[col].linkID
                 row[col + 1] = tail

@@ -176,7 +176,8 @@ extension TerminalState {
         setPen(Style())
         protectedPen = false
         cursor.pendingWrap = false
-        let home = SavedCursor(cursor: Cursor(), pen: Style(), charsets: CharsetState(), originMode: false, protected: false)
+        let home = SavedCursor(
+            cursor: Cursor(), pen: Style(), charsets: CharsetState(), originMode: false, protected: false)
         if isAlternateScreen { savedAlternate = home } else { savedPrimary = home }
     }
 

@@ -15,8 +15,10 @@ extension TerminalState {
         let link = penLink
         while index < count {
             if cursor.pendingWrap { wrapToNextLine() }
-            let row = active.row(cursor.row)
-            let edge = rightEdge
+            let (row, flags) = active.rowAndFlags(cursor.row)
+            // rightEdge, from the flags already at hand.
+            let lastUsable = flags.isDisjoint(with: .doubleSize) ? columns - 1 : max(0, columns / 2 - 1)
+            let edge = modes.leftRightMargins && cursor.col <= marginRight ? min(marginRight, lastUsable) : lastUsable
             // A cursor restored onto a row made double width since can lie
             // past the row's last usable column.
             if cursor.col > edge { cursor.col = edge }
@@ -184,33 +186,45 @@ extension TerminalState {
     /// Adds a zero-width scalar (combining mark, ZWJ, variation selector) to
     /// the character before the cursor, as xterm does.
     mutating func attachToPreviousCell(_ scalar: UInt32) {
+        guard let (row, col) = previousCharacterCell(), let id = clusterID(extending: row[col], with: scalar) else {
+            return
+        }
+        row[col].setCluster(id)
+        lastGraphic = (Cell.clusterFlag | id, row[col].width == .wide ? 2 : 1)
+    }
+
+    /// The cell of the character just before the cursor (the cursor's own
+    /// cell while a wrap is pending; the left half of a wide character), or
+    /// nil, counted as a dropped mark, when there is none.
+    mutating func previousCharacterCell() -> (row: UnsafeMutablePointer<Cell>, column: Int)? {
         var col = cursor.pendingWrap ? cursor.col : cursor.col - 1
         let row = active.row(cursor.row)
         if col >= 0 && row[col].width == .wideTail { col -= 1 }
         guard col >= 0, !row[col].isBlank else {
             counters.droppedCombiningMarks += 1  // nothing to combine with
-            return
+            return nil
         }
-        let contentWord = row[col].content & (Cell.valueMask | Cell.clusterFlag)
-        let cacheKey = UInt64(contentWord) << 32 | UInt64(scalar)
-        if let id = clusterExtensions[cacheKey] {
-            row[col].setCluster(id)
-        } else {
-            var scalars = row[col].isCluster ? clusters[row[col].value] : [row[col].value]
-            guard scalars.count < ClusterTable.maxScalars else {
-                counters.droppedCombiningMarks += 1
-                return
-            }
-            scalars.append(scalar)
-            guard let id = clusterID(for: scalars) else {
-                counters.droppedCombiningMarks += 1
-                return
-            }
-            if clusterExtensions.count >= Self.maxClusterCacheEntries { clusterExtensions.removeAll(keepingCapacity: true) }
-            clusterExtensions[cacheKey] = id
-            row[col].setCluster(id)
+        return (row, col)
+    }
+
+    /// The id of the cluster `cell`'s character plus `scalar`, through the
+    /// cache of extensions seen before; nil (counted) past the length limit.
+    mutating func clusterID(extending cell: Cell, with scalar: UInt32) -> UInt32? {
+        let cacheKey = UInt64(cell.content & (Cell.valueMask | Cell.clusterFlag)) << 32 | UInt64(scalar)
+        if let id = clusterExtensions[cacheKey] { return id }
+        var scalars = cell.isCluster ? clusters[cell.value] : [cell.value]
+        guard scalars.count < ClusterTable.maxScalars else {
+            counters.droppedCombiningMarks += 1
+            return nil
         }
-        lastGraphic = (row[col].content & (Cell.valueMask | Cell.clusterFlag), row[col].width == .wide ? 2 : 1)
+        scalars.append(scalar)
+        guard let id = clusterID(for: scalars) else {
+            counters.droppedCombiningMarks += 1
+            return nil
+        }
+        if clusterExtensions.count >= Self.maxClusterCacheEntries { clusterExtensions.removeAll(keepingCapacity: true) }
+        clusterExtensions[cacheKey] = id
+        return id
     }
 
     /// REP (CSI Ps b): the last graphic character again, `count` times.

@@ -187,7 +187,9 @@ extension TerminalState {
         grid.setHistoryCount(historyCount)
         for index in 0..<historyCount {
             let source = physical[historyStart + index]
-            source.cells.withUnsafeBufferPointer { grid.historyRow(index).update(from: $0.baseAddress!, count: newColumns) }
+            source.cells.withUnsafeBufferPointer {
+                grid.historyRow(index).update(from: $0.baseAddress!, count: newColumns)
+            }
             grid.setHistoryFlags(index, source.wrapped ? .wrapped : [])
             grid.setHistoryMark(index, source.mark)
         }

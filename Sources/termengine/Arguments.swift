@@ -40,7 +40,8 @@ struct Arguments {
     mutating func integer(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int) throws -> Int {
         guard let text = try values(name).last else { return defaultValue }
         guard let value = Int(text), range.contains(value) else {
-            throw Failure(description: "\(name) must be a whole number in \(range.lowerBound)…\(range.upperBound), got '\(text)'")
+            throw Failure(
+                description: "\(name) must be a whole number in \(range.lowerBound)…\(range.upperBound), got '\(text)'")
         }
         return value
     }

@@ -39,7 +39,9 @@ enum DumpCommand {
         let withReplies = arguments.flag("--replies")
         let resizes = try arguments.values("--resize").map(Resize.init).sorted { $0.offset < $1.offset }
         let files = try arguments.positionals()
-        guard files.count == 1 else { throw Arguments.Failure(description: "dump takes one FILE (or -)\nusage: \(usage)") }
+        guard files.count == 1 else {
+            throw Arguments.Failure(description: "dump takes one FILE (or -)\nusage: \(usage)")
+        }
         let bytes = try readInput(files[0])
         let terminal = Terminal(columns: columns, rows: rows, scrollback: scrollback)
         var replies: [UInt8] = []
@@ -71,7 +73,9 @@ enum DumpCommand {
         let screen = (0..<terminal.rows).map { jsonString(terminal.screenLine($0)) }
         json += "  \"screen\": [\n    " + screen.joined(separator: ",\n    ") + "\n  ],\n"
         let history = (0..<terminal.scrollbackCount).map { jsonString(terminal.scrollbackLine(ScrollbackLine($0))) }
-        json += "  \"scrollback\": [" + (history.isEmpty ? "" : "\n    " + history.joined(separator: ",\n    ") + "\n  ") + "],\n"
+        json +=
+            "  \"scrollback\": [" + (history.isEmpty ? "" : "\n    " + history.joined(separator: ",\n    ") + "\n  ")
+            + "],\n"
         let cursor = terminal.cursor
         json += "  \"cursor\": {\"row\": \(cursor.position.row), \"col\": \(cursor.position.column), "
         json += "\"visible\": \(cursor.isVisible)},\n"
@@ -115,10 +119,11 @@ enum DumpCommand {
         case .default: return "default"
         case .indexed(let index): return "idx:\(index)"
         case .rgb(let red, let green, let blue):
-            return "rgb:" + [red, green, blue].map { byte in
-                let hex = String(byte, radix: 16)
-                return hex.count == 1 ? "0" + hex : hex
-            }.joined()
+            return "rgb:"
+                + [red, green, blue].map { byte in
+                    let hex = String(byte, radix: 16)
+                    return hex.count == 1 ? "0" + hex : hex
+                }.joined()
         }
     }
 

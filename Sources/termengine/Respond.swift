@@ -35,7 +35,10 @@ enum RespondCommand {
             replies.removeAll(keepingCapacity: true)
             terminal.feed(frame)
             let count = UInt32(replies.count)
-            output.write(Data([UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)] + replies))
+            output.write(
+                Data(
+                    [UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
+                        + replies))
         }
     }
 

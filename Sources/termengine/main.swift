@@ -9,6 +9,8 @@ let usage = """
       \(CompactCommand.usage)
       \(ThumbnailCommand.usage)
       \(RespondCommand.usage)
+      \(SessionsCommand.usage)
+      \(AttachCommand.usage)
     """
 
 func runCommandLine() -> Int32 {
@@ -21,6 +23,8 @@ func runCommandLine() -> Int32 {
         case "compact": try CompactCommand.run(&arguments)
         case "thumbnail": try ThumbnailCommand.run(&arguments)
         case "respond": try RespondCommand.run(&arguments)
+        case "sessions": try SessionsCommand.run(&arguments)
+        case "attach": try AttachCommand.run(&arguments)
         case "help", "--help", "-h":
             print(usage)
         default:

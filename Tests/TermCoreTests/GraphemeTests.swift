@@ -1,5 +1,5 @@
-import Testing
 import TermCore
+import Testing
 
 /// Mode 2027 off: widths per code point (xterm, alacritty); on: whole
 /// clusters (UAX #29 through utf8proc) decide the cells.

@@ -1,5 +1,5 @@
-import Testing
 import TermCore
+import Testing
 
 @Suite("Left/right margins, selective erase and rectangles")
 struct MarginsAndRectanglesTests {

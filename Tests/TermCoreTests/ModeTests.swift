@@ -1,5 +1,5 @@
-import Testing
 import TermCore
+import Testing
 
 @Suite("Modes, screens and resets")
 struct ModeTests {
@@ -104,5 +104,25 @@ struct ColumnModeAndShiftTests {
 
     @Test func lockingShiftTwoStays() {
         #expect(terminal(10, 1, "\(ESC)*0\(ESC)nqq\u{0F}q").screenLine(0) == "──q")
+    }
+}
+
+@Suite("Reset keeps the embedder's settings")
+struct ResetSettingsTests {
+    @Test func repliesEventsAndPaletteSurviveReset() {
+        let t = Terminal(columns: 10, rows: 2)
+        var replies: [UInt8] = []
+        var events: [TerminalEvent] = []
+        t.writeBack = { replies += $0 }
+        t.onEvent = { events.append($0) }
+        var theme = Palette.xterm
+        theme.defaultBackground = RGB(1, 2, 3)
+        t.palette = theme
+        t.feed("\(ESC)]11;#ffffff\u{07}")  // the program changes it…
+        t.reset()  // …the reset returns to the embedder's theme
+        t.feed("\(CSI)5n\u{07}")
+        #expect(String(decoding: replies, as: UTF8.self) == "\(CSI)0n")
+        #expect(events == [.bell])
+        #expect(t.palette.defaultBackground == RGB(1, 2, 3))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TermCore
+import Testing
 
 @Suite("OSC commands and events")
 struct OSCTests {
@@ -70,7 +70,8 @@ struct OSCTests {
     }
 
     @Test func shellIntegrationMarksRows() {
-        let t = terminal(20, 4, "\(ESC)]133;A\u{07}$ \(ESC)]133;B\u{07}ls\r\n\(ESC)]133;C\u{07}out\r\n\(ESC)]133;D;1\u{07}")
+        let t = terminal(
+            20, 4, "\(ESC)]133;A\u{07}$ \(ESC)]133;B\u{07}ls\r\n\(ESC)]133;C\u{07}out\r\n\(ESC)]133;D;1\u{07}")
         #expect(t.semanticMark(row: 0) == .input)  // A then B on the same row: the last wins
         #expect(t.semanticMark(row: 1) == .output)
         #expect(t.semanticMark(row: 2) == .commandEnd(exitStatus: 1))

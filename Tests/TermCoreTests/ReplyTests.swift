@@ -1,5 +1,5 @@
-import Testing
 import TermCore
+import Testing
 
 /// One test per reply, with the expected bytes from xterm's ctlseqs
 /// (https://invisible-island.net/xterm/ctlseqs/ctlseqs.html).
@@ -108,16 +108,22 @@ struct ReplyTests {
         #expect(replies("\(ESC)]4;1;?\u{07}") == "\(ESC)]4;1;rgb:cdcd/0000/0000\(ESC)\\")
         #expect(replies("\(ESC)]4;1;#102030\u{07}\(ESC)]4;1;?\u{07}") == "\(ESC)]4;1;rgb:1010/2020/3030\(ESC)\\")
         #expect(replies("\(ESC)]4;2;rgb:f/8/0\u{07}\(ESC)]4;2;?\u{07}") == "\(ESC)]4;2;rgb:ffff/8888/0000\(ESC)\\")
-        #expect(replies("\(ESC)]4;1;#102030\u{07}\(ESC)]104;1\u{07}\(ESC)]4;1;?\u{07}") == "\(ESC)]4;1;rgb:cdcd/0000/0000\(ESC)\\")
+        #expect(
+            replies("\(ESC)]4;1;#102030\u{07}\(ESC)]104;1\u{07}\(ESC)]4;1;?\u{07}")
+                == "\(ESC)]4;1;rgb:cdcd/0000/0000\(ESC)\\")
     }
 
     @Test func dynamicColourQueriesAndResets() {
         #expect(replies("\(ESC)]10;?\u{07}") == "\(ESC)]10;rgb:e5e5/e5e5/e5e5\(ESC)\\")
         #expect(replies("\(ESC)]11;?\u{07}") == "\(ESC)]11;rgb:0000/0000/0000\(ESC)\\")
         #expect(replies("\(ESC)]11;#ffffff\u{07}\(ESC)]11;?\u{07}") == "\(ESC)]11;rgb:ffff/ffff/ffff\(ESC)\\")
-        #expect(replies("\(ESC)]11;#ffffff\u{07}\(ESC)]111\u{07}\(ESC)]11;?\u{07}") == "\(ESC)]11;rgb:0000/0000/0000\(ESC)\\")
+        #expect(
+            replies("\(ESC)]11;#ffffff\u{07}\(ESC)]111\u{07}\(ESC)]11;?\u{07}")
+                == "\(ESC)]11;rgb:0000/0000/0000\(ESC)\\")
         // One OSC 10 with two parameters asks for foreground then background.
-        #expect(replies("\(ESC)]10;?;?\u{07}") == "\(ESC)]10;rgb:e5e5/e5e5/e5e5\(ESC)\\\(ESC)]11;rgb:0000/0000/0000\(ESC)\\")
+        #expect(
+            replies("\(ESC)]10;?;?\u{07}") == "\(ESC)]10;rgb:e5e5/e5e5/e5e5\(ESC)\\\(ESC)]11;rgb:0000/0000/0000\(ESC)\\"
+        )
         #expect(replies("\(ESC)]12;?\u{07}") == "\(ESC)]12;rgb:e5e5/e5e5/e5e5\(ESC)\\")
     }
 

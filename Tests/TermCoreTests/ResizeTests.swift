@@ -1,5 +1,5 @@
-import Testing
 import TermCore
+import Testing
 
 @Suite("Resize and reflow")
 struct ResizeTests {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TermCore
+import Testing
 
 /// A seeded generator, so that random tests repeat exactly.
 struct SplitMix64: RandomNumberGenerator {

@@ -1,5 +1,5 @@
-import Testing
 import TermCore
+import Testing
 
 @Suite("Scrolling and scrollback")
 struct ScrollingTests {

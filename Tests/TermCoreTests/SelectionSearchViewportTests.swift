@@ -1,5 +1,5 @@
-import Testing
 import TermCore
+import Testing
 
 @Suite("Selection, search and viewport")
 struct SelectionSearchViewportTests {
@@ -49,9 +49,10 @@ struct SelectionSearchViewportTests {
     @Test func searchFindsMatchesInScrollbackAndScreen() {
         let t = terminal(10, 2, "foo\r\nbar foo\r\nfoo")
         let matches = t.search("foo")
-        #expect(matches.map(\.start) == [
-            BufferPoint(line: 0, column: 0), BufferPoint(line: 1, column: 4), BufferPoint(line: 2, column: 0),
-        ])
+        #expect(
+            matches.map(\.start) == [
+                BufferPoint(line: 0, column: 0), BufferPoint(line: 1, column: 4), BufferPoint(line: 2, column: 0),
+            ])
         #expect(matches[1].end == BufferPoint(line: 1, column: 6))
     }
 
@@ -73,7 +74,9 @@ struct SelectionSearchViewportTests {
 
     @Test func searchMatchCoversAWideCharacter() {
         let t = terminal(10, 1, "a漢b")
-        #expect(t.search("漢") == [BufferRange(start: BufferPoint(line: 0, column: 1), end: BufferPoint(line: 0, column: 2))])
+        #expect(
+            t.search("漢") == [BufferRange(start: BufferPoint(line: 0, column: 1), end: BufferPoint(line: 0, column: 2))]
+        )
     }
 
     @Test func viewportShowsScrollbackAboveTheScreen() {

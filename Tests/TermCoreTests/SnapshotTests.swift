@@ -1,6 +1,6 @@
 import Dispatch
-import Testing
 import TermCore
+import Testing
 
 @Suite("Snapshots")
 struct SnapshotTests {
@@ -87,7 +87,9 @@ struct SnapshotTests {
         t.feed("\(CSI)38;2;1;2;3mA")
         let before = t.snapshot()
         var input = ""
-        for index in 0..<70_000 { input += "\(CSI)38;2;\(index >> 16);\((index >> 8) & 0xFF);\(index & 0xFF)m\r\(CSI)2;1HZ" }
+        for index in 0..<70_000 {
+            input += "\(CSI)38;2;\(index >> 16);\((index >> 8) & 0xFF);\(index & 0xFF)m\r\(CSI)2;1HZ"
+        }
         t.feed(input)
         #expect(t.counters.styleCompactions >= 1)
         let after = t.snapshot()

@@ -1,5 +1,5 @@
-import Testing
 import TermCore
+import Testing
 
 /// Hostile titles: the sanitizer's rules are PROTOCOL.md's "Titles".
 @Suite("Title sanitizer")

@@ -246,14 +246,18 @@ struct StringTests {
     }
 
     @Test func apcPmSosAreConsumed() {
-        #expect(parse("\u{1B}_Gabc\u{1B}\\\u{1B}^pm\u{1B}\\\u{1B}Xsos\u{1B}\\z") == ["esc \\", "esc \\", "esc \\", "print z"])
+        #expect(
+            parse("\u{1B}_Gabc\u{1B}\\\u{1B}^pm\u{1B}\\\u{1B}Xsos\u{1B}\\z") == [
+                "esc \\", "esc \\", "esc \\", "print z",
+            ])
     }
 }
 
 @Suite("Parser: chunking")
 struct ChunkingTests {
-    static let sample: [UInt8] = Array(
-        "ab\u{1B}[1;31mé漢\u{1B}]0;tïtle\u{07}\u{1B}P1$qm\u{1B}\\😀\u{1B}[38:2::1:2:3m\r\n".utf8) + [
+    static let sample: [UInt8] =
+        Array(
+            "ab\u{1B}[1;31mé漢\u{1B}]0;tïtle\u{07}\u{1B}P1$qm\u{1B}\\😀\u{1B}[38:2::1:2:3m\r\n".utf8) + [
             0xE2, 0x82, 0x41, 0x80, 0xF0, 0x9F, 0x98,
         ]
 

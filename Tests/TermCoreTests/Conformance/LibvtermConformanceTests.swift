@@ -44,7 +44,8 @@ struct LibvtermConformanceTests {
     /// a listed deviation.
     @Test func xtermBehaviourAssertionsAndRepliesMatch() throws {
         _ = try runSet(
-            Self.xtermFiles, label: "libvterm harness (xterm behaviour: replies, resize, reflow, protection, double width)",
+            Self.xtermFiles,
+            label: "libvterm harness (xterm behaviour: replies, resize, reflow, protection, double width)",
             checkReplies: true)
     }
 
@@ -93,7 +94,8 @@ struct LibvtermConformanceTests {
                     if passed {
                         outcome.passed += 1
                         if deviations[key] != nil {
-                            outcome.failures.append("\(key): listed as a deviation but now passes; remove it from the list")
+                            outcome.failures.append(
+                                "\(key): listed as a deviation but now passes; remove it from the list")
                         }
                     } else if let reason = deviations[key] {
                         outcome.deviationsHit.append("\(key) \(caseName): \(reason)")
@@ -122,29 +124,36 @@ struct LibvtermConformanceTests {
                         .map { Data(hex: $0["hex"] as? String ?? "") ?? Data() }
                     if checkReplies && !expected.isEmpty {
                         let want = [UInt8](expected.reduce(Data(), +))
-                        check(replies.bytes == want, "reply expected \(printable(want)) got \(printable(replies.bytes))")
+                        check(
+                            replies.bytes == want, "reply expected \(printable(want)) got \(printable(replies.bytes))")
                     }
                 case "assert_cursor":
                     let expected = ScreenPosition(row: step["row"] as? Int ?? -1, column: step["col"] as? Int ?? -1)
                     let got = terminal.cursor.position
-                    check(got == expected, "cursor expected \(expected.row),\(expected.column) got \(got.row),\(got.column)")
+                    check(
+                        got == expected,
+                        "cursor expected \(expected.row),\(expected.column) got \(got.row),\(got.column)")
                 case "assert_row":
                     let row = step["row"] as? Int ?? 0
                     // Trailing spaces are insignificant (vtdump/1); libvterm keeps
                     // printed spaces, so trim its expectation the same way.
                     let expected = rightTrimmed(step["text"] as? String ?? "")
                     let got = terminal.screenLine(row)
-                    check(got == expected, "row \(row) expected \(expected.debugDescription) got \(got.debugDescription)")
+                    check(
+                        got == expected, "row \(row) expected \(expected.debugDescription) got \(got.debugDescription)")
                 case "assert_chars", "assert_text":
                     let rect = step["rect"] as? [Int] ?? [0, 0, 0, 0]
                     let expected: String
                     if let text = step["text"] as? String {
                         expected = text
                     } else {
-                        expected = String(decoding: Data(hex: step["utf8_hex"] as? String ?? "") ?? Data(), as: UTF8.self)
+                        expected = String(
+                            decoding: Data(hex: step["utf8_hex"] as? String ?? "") ?? Data(), as: UTF8.self)
                     }
                     let got = rectangleText(terminal, rect)
-                    check(got == expected, "chars \(rect) expected \(expected.debugDescription) got \(got.debugDescription)")
+                    check(
+                        got == expected,
+                        "chars \(rect) expected \(expected.debugDescription) got \(got.debugDescription)")
                 case "setdefaultcol":
                     // libvterm's API for the default colours. TermEngine stores
                     // "default" in cells and leaves the RGB to the embedder, so
@@ -163,8 +172,10 @@ struct LibvtermConformanceTests {
     }
 
     func printable(_ bytes: [UInt8]) -> String {
-        bytes.map { $0 == 0x1B ? "\\e" : ($0 < 0x20 || $0 >= 0x7F ? "\\x" + String($0, radix: 16) : String(UnicodeScalar($0))) }
-            .joined().debugDescription
+        bytes.map {
+            $0 == 0x1B ? "\\e" : ($0 < 0x20 || $0 >= 0x7F ? "\\x" + String($0, radix: 16) : String(UnicodeScalar($0)))
+        }
+        .joined().debugDescription
     }
 
     /// libvterm's `get_chars` over a rectangle: end-exclusive, rows joined by

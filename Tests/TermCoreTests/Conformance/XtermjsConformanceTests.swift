@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TermCore
+import Testing
 
 /// Replays xterm.js's escape-sequence fixtures, whose expected screens were
 /// captured from a real xterm: 80×25, LF → CR LF as a PTY's ONLCR does,
@@ -29,18 +29,24 @@ struct XtermjsConformanceTests {
             for row in 0..<25 {
                 let want = row < expected.count ? expected[row] : ""
                 let got = terminal.screenLine(row)
-                if got != want { differences.append("row \(row): want \(want.debugDescription) got \(got.debugDescription)") }
+                if got != want {
+                    differences.append("row \(row): want \(want.debugDescription) got \(got.debugDescription)")
+                }
             }
             if differences.isEmpty {
                 passed += 1
-                if deviations[name] != nil { failures.append("\(name): listed as a deviation but now passes; remove it from the list") }
+                if deviations[name] != nil {
+                    failures.append("\(name): listed as a deviation but now passes; remove it from the list")
+                }
             } else if let reason = deviations[name] {
                 listed.append("\(name): \(reason)")
             } else {
                 failures.append("\(name):\n    " + differences.prefix(6).joined(separator: "\n    "))
             }
         }
-        print("xterm.js harness: \(passed) of \(passed + failures.count + listed.count) cases passed, \(listed.count) listed deviations, \(failures.count) unexplained failures")
+        print(
+            "xterm.js harness: \(passed) of \(passed + failures.count + listed.count) cases passed, \(listed.count) listed deviations, \(failures.count) unexplained failures"
+        )
         for line in listed { print("  deviation: \(line)") }
         for line in failures { print("  FAIL: \(line)") }
         #expect(failures.isEmpty, "unlisted failures:\n\(failures.joined(separator: "\n"))")

@@ -1,0 +1,116 @@
+import Dispatch
+
+/// The hand-over from a connection's reader thread to the async consumer.
+///
+/// Bounded by bytes: the reader blocks (and so stops reading the socket,
+/// which pushes back on the server through TCP) while more than `byteLimit`
+/// bytes wait to be consumed.
+final class MessageQueue: Sendable {
+    private struct State {
+        var items: [ChannelMessage] = []
+        var head = 0
+        var bytes = 0
+        var end: Result<ChannelMessage, AttachError>?
+        var waiter: CheckedContinuation<Result<ChannelMessage, AttachError>, Never>?
+        var producerWaiting = false
+    }
+
+    /// Bytes of messages that may wait before the reader blocks.
+    let byteLimit: Int
+    private let state = Locked(State())
+    private let space = DispatchSemaphore(value: 0)
+
+    init(byteLimit: Int) { self.byteLimit = byteLimit }
+
+    private static func size(_ message: ChannelMessage) -> Int {
+        switch message {
+        case .text(let bytes), .binary(let bytes): return bytes.count
+        case .pong, .closed: return 0
+        }
+    }
+
+    /// Queues `message`, blocking while the queue is over its limit.
+    /// Returns false when the queue was finished (the message is dropped).
+    @discardableResult
+    func push(_ message: ChannelMessage) -> Bool {
+        let size = Self.size(message)
+        while true {
+            let outcome: Bool? = state.withLock { state in
+                if state.end != nil { return false }
+                if state.bytes > 0 && state.bytes + size > byteLimit {
+                    state.producerWaiting = true
+                    return nil
+                }
+                if let waiter = state.waiter {
+                    state.waiter = nil
+                    waiter.resume(returning: .success(message))
+                    return true
+                }
+                state.items.append(message)
+                state.bytes += size
+                return true
+            }
+            if let outcome { return outcome }
+            space.wait()
+        }
+    }
+
+    /// Ends the queue: after the queued messages, `receive` returns or throws `end`.
+    func finish(_ end: Result<ChannelMessage, AttachError>) {
+        let wakeProducer = state.withLock { state -> Bool in
+            if state.end == nil { state.end = end }
+            if let waiter = state.waiter, state.head == state.items.count {
+                state.waiter = nil
+                waiter.resume(returning: end)
+            }
+            let waiting = state.producerWaiting
+            state.producerWaiting = false
+            return waiting
+        }
+        if wakeProducer { space.signal() }
+    }
+
+    /// Ends the queue at once, dropping what waits (a local close).
+    func cancel(_ end: AttachError) {
+        let wakeProducer = state.withLock { state -> Bool in
+            state.items.removeAll()
+            state.head = 0
+            state.bytes = 0
+            state.end = .failure(end)
+            if let waiter = state.waiter {
+                state.waiter = nil
+                waiter.resume(returning: .failure(end))
+            }
+            let waiting = state.producerWaiting
+            state.producerWaiting = false
+            return waiting
+        }
+        if wakeProducer { space.signal() }
+    }
+
+    func receive() async throws(AttachError) -> ChannelMessage {
+        let result: Result<ChannelMessage, AttachError> = await withCheckedContinuation { continuation in
+            let wakeProducer = state.withLock { state -> Bool in
+                if state.head < state.items.count {
+                    let message = state.items[state.head]
+                    state.head += 1
+                    state.bytes -= Self.size(message)
+                    if state.head == state.items.count {
+                        state.items.removeAll(keepingCapacity: true)
+                        state.head = 0
+                    }
+                    continuation.resume(returning: .success(message))
+                } else if let end = state.end {
+                    continuation.resume(returning: end)
+                } else {
+                    state.waiter = continuation
+                }
+                let waiting = state.producerWaiting
+                state.producerWaiting = false
+                return waiting
+            }
+            if wakeProducer { space.signal() }
+        }
+        return try result.get()
+    }
+}

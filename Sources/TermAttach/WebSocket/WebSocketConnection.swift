@@ -1,0 +1,218 @@
+import Foundation
+import Synchronization
+
+/// An open RFC 6455 client connection over a ``ByteStream``.
+///
+/// A reader thread parses frames and hands whole messages to a bounded
+/// ``MessageQueue``; it answers pings itself. Writes go through one serial
+/// queue, so frames never interleave.
+final class WebSocketConnection: MessageChannel {
+    /// Bytes read from the socket per call.
+    static let readChunk = 256 * 1024
+    /// A write that cannot finish in this time fails the connection.
+    static let writeTimeout: Duration = .seconds(10)
+    /// How long a closing handshake's close frame may take to send.
+    static let closeTimeout: Duration = .seconds(1)
+
+    private let stream: any ByteStream
+    private let queue: MessageQueue
+    private let writer = DispatchQueue(label: "TermAttach.WebSocket.writer")
+    private let closing = Atomic<Bool>(false)
+
+    /// Connects, runs TLS when the endpoint is `https`, and upgrades.
+    /// Blocking: call it off the cooperative pool (see ``runBlocking(_:)``).
+    static func open(endpoint: AttachEndpoint, options: ConnectOptions) throws(AttachError) -> WebSocketConnection {
+        let seconds =
+            Double(options.connectTimeout.components.seconds)
+            + Double(options.connectTimeout.components.attoseconds) / 1e18
+        let deadline = ContinuousClock.now.advanced(by: options.connectTimeout)
+        let socket = try TCPSocket.connect(
+            host: endpoint.host, port: endpoint.port, deadline: deadline, timeoutSeconds: seconds)
+        let stream: any ByteStream
+        if endpoint.isSecure {
+            #if os(Linux)
+                stream = try TLSStream(
+                    socket: socket, host: endpoint.host, caFile: options.caFile, deadline: deadline,
+                    timeoutSeconds: seconds)
+            #else
+                throw AttachError.tlsFailure("wss:// over POSIX sockets needs OpenSSL, which is used on Linux only")
+            #endif
+        } else {
+            stream = socket
+        }
+        let handshake = WebSocketHandshake(endpoint: endpoint, origin: options.origin ?? endpoint.origin)
+        do throws(AttachError) {
+            try stream.write(handshake.request, deadline: deadline)
+            var received: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = try stream.readChunk(&chunk, deadline: deadline)
+                if count == 0 {
+                    if let end = WebSocketHandshake.endOfHead(received) {
+                        try handshake.validate(head: Array(received[..<end]), body: Array(received[end...]))
+                    }
+                    throw AttachError.handshakeInvalid("the server closed the connection during the upgrade")
+                }
+                received += chunk[..<count]
+                if let end = WebSocketHandshake.endOfHead(received) {
+                    let head = Array(received[..<end])
+                    var rest = Array(received[end...])
+                    if !head.starts(with: Array("HTTP/1.1 101".utf8)) {
+                        // A rejection: its body (if any arrives at once) helps the message.
+                        rest +=
+                            (try? readSome(stream, deadline: ContinuousClock.now.advanced(by: .milliseconds(200))))
+                            ?? []
+                    }
+                    try handshake.validate(head: head, body: rest)
+                    return WebSocketConnection(stream: stream, leftover: rest, messageLimit: options.messageLimit)
+                }
+                if received.count > WebSocketHandshake.maxResponseHead {
+                    throw AttachError.handshakeInvalid(
+                        "a response head over \(WebSocketHandshake.maxResponseHead) bytes")
+                }
+            }
+        } catch {
+            stream.shutdown()
+            if case .timeout = error {
+                throw AttachError.timeout(what: "the WebSocket upgrade at \(endpoint.webSocketURL)", seconds: seconds)
+            }
+            throw error
+        }
+    }
+
+    private static func readSome(_ stream: any ByteStream, deadline: ContinuousClock.Instant) throws(AttachError)
+        -> [UInt8]
+    {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let count = try stream.readChunk(&chunk, deadline: deadline)
+        return Array(chunk[..<count])
+    }
+
+    private init(stream: any ByteStream, leftover: [UInt8], messageLimit: Int) {
+        self.stream = stream
+        // Two whole messages may wait: the replay and what follows it.
+        queue = MessageQueue(byteLimit: 2 * messageLimit)
+        let thread = Thread { [self] in readLoop(leftover: leftover, messageLimit: messageLimit) }
+        thread.name = "TermAttach.WebSocket.reader"
+        thread.start()
+    }
+
+    private func readLoop(leftover: [UInt8], messageLimit: Int) {
+        var parser = WebSocketFrameParser(messageLimit: messageLimit)
+        var events: [WebSocketEvent] = []
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readChunk, alignment: 16)
+        defer { buffer.deallocate() }
+        do throws(WebSocketFailure) {
+            try leftover.withBytes { bytes throws(WebSocketFailure) in try parser.consume(bytes, into: &events) }
+            while true {
+                for event in events where !handle(event) { return }
+                events.removeAll(keepingCapacity: true)
+                let count: Int
+                do throws(AttachError) {
+                    count = try stream.read(into: buffer, deadline: nil)
+                } catch {
+                    queue.finish(.failure(closing.load(ordering: .relaxed) ? .closedLocally : error))
+                    stream.shutdown()
+                    return
+                }
+                if count == 0 {
+                    queue.finish(
+                        .failure(
+                            closing.load(ordering: .relaxed)
+                                ? .closedLocally
+                                : .connectionLost("the server ended the connection without a close frame")
+                        ))
+                    stream.shutdown()
+                    return
+                }
+                try parser.consume(UnsafeRawBufferPointer(rebasing: buffer[..<count]), into: &events)
+            }
+        } catch {
+            // RFC 6455 §7.1.7: fail the connection, telling the server why.
+            let frame = WebSocketFrameWriter.closeFrame(
+                code: error.closeCode, reason: error.error.description, key: Self.maskKey())
+            writeNow(frame, timeout: Self.closeTimeout)
+            stream.shutdown()
+            queue.finish(.failure(error.error))
+        }
+    }
+
+    /// Handles one parsed event; false when the connection is over.
+    private func handle(_ event: WebSocketEvent) -> Bool {
+        switch event {
+        case .text(let bytes):
+            return queue.push(.text(bytes))
+        case .binary(let bytes):
+            return queue.push(.binary(bytes))
+        case .ping(let payload):
+            // §5.5.2: answer a ping with a pong carrying the same payload.
+            let frame = WebSocketFrameWriter.frame(opcode: WebSocketOpcode.pong, payload: payload, key: Self.maskKey())
+            writer.async { [self] in writeNow(frame, timeout: Self.writeTimeout) }
+            return true
+        case .pong:
+            return queue.push(.pong)
+        case .close(let code, let reason):
+            // §5.5.1: echo the close (unless this side began it), then end TCP.
+            if !closing.exchange(true, ordering: .relaxed) {
+                let frame = WebSocketFrameWriter.closeFrame(
+                    code: code ?? WebSocketCloseCode.normal, reason: "", key: Self.maskKey())
+                writer.sync { writeNow(frame, timeout: Self.closeTimeout) }
+            }
+            stream.shutdown()
+            queue.finish(.success(.closed(code: code, reason: reason)))
+            return false
+        }
+    }
+
+    private func writeNow(_ frame: [UInt8], timeout: Duration) {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        try? stream.write(frame, deadline: deadline)
+    }
+
+    private static func maskKey() -> UInt32 {
+        var generator = SystemRandomNumberGenerator()
+        return generator.next()
+    }
+
+    private func sendFrame(_ frame: [UInt8]) async throws(AttachError) {
+        if closing.load(ordering: .relaxed) { throw AttachError.closedLocally }
+        let result: Result<Void, AttachError> = await withCheckedContinuation { continuation in
+            writer.async { [self] in
+                let deadline = ContinuousClock.now.advanced(by: Self.writeTimeout)
+                do throws(AttachError) {
+                    try stream.write(frame, deadline: deadline)
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    // After a local close a failed write is that close, not a loss.
+                    continuation.resume(
+                        returning: .failure(self.closing.load(ordering: .relaxed) ? .closedLocally : error))
+                }
+            }
+        }
+        try result.get()
+    }
+
+    func receive() async throws(AttachError) -> ChannelMessage { try await queue.receive() }
+
+    func send(text: [UInt8]) async throws(AttachError) {
+        try await sendFrame(
+            WebSocketFrameWriter.frame(opcode: WebSocketOpcode.text, payload: text, key: Self.maskKey()))
+    }
+
+    func sendPing() async throws(AttachError) {
+        try await sendFrame(WebSocketFrameWriter.frame(opcode: WebSocketOpcode.ping, payload: [], key: Self.maskKey()))
+    }
+
+    func close(code: UInt16, reason: String) async {
+        guard !closing.exchange(true, ordering: .relaxed) else { return }
+        let frame = WebSocketFrameWriter.closeFrame(code: code, reason: reason, key: Self.maskKey())
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            writer.async { [self] in
+                writeNow(frame, timeout: Self.closeTimeout)
+                stream.shutdown()
+                continuation.resume()
+            }
+        }
+        queue.cancel(.closedLocally)
+    }
+}
