@@ -217,7 +217,7 @@ struct Runner {
     /// and Foundation in termbench, little for the C and Rust harnesses).
     func baselines(_ engines: [EngineSpec]) -> [String: Int] {
         let path = NSTemporaryDirectory() + "termbench-empty-\(getpid()).bin"
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         defer { try? FileManager.default.removeItem(atPath: path) }
         var result: [String: Int] = [:]
         for engine in engines where engine.role != .limit {
