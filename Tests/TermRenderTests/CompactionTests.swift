@@ -22,7 +22,11 @@ struct CompactionTests {
         #expect(compact.count <= bytes.count + 4096)
     }
 
-    @Test(arguments: ["scrolling", "dense_cells", "cursor_motion", "unicode", "mixed"])
+    @Test(arguments: [
+        "scrolling", "dense_cells", "cursor_motion", "unicode", "mixed", "scrolling_fullscreen", "light_cells",
+        "scrolling_top_region", "scrolling_bottom_region", "scrolling_top_small_region",
+        "scrolling_bottom_small_region", "medium_cells", "sync_medium_cells",
+    ])
     func generatedCorpusCompactsToTheSameState(kind: String) throws {
         let bytes = try #require(generatedCorpus(kind: kind, size: 300_000))
         let original = Terminal(columns: 80, rows: 24, scrollback: 2_000)
