@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-swift build -c release --product termengine --static-swift-stdlib
+swift build -c release --product termengine
 mkdir -p Corpus/generated
 python3 Corpus/generate.py --kind mixed --size $((16 << 20)) --seed 1 -o Corpus/generated/mixed-16MiB.bin
 .build/release/termengine replay Corpus/generated/mixed-16MiB.bin --cols 80 --rows 24
