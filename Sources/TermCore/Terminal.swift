@@ -50,6 +50,9 @@ public final class Terminal {
         public var refusedClipboardReads = 0
         /// Title-stack pushes that dropped the oldest entry.
         public var droppedTitles = 0
+        /// Wide characters with no room for two cells where they were printed
+        /// (a 1-column screen, a 2-column double-width row).
+        public var droppedWideCharacters = 0
     }
 
     var parser = VTParser()

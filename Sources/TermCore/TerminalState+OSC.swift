@@ -70,7 +70,10 @@ extension TerminalState {
 
     /// XTWINOPS 22: push the title (2), icon name (1) or both (0).
     mutating func pushTitle(which: Int) {
-        if titleStack.count >= Self.maxTitleStackDepth { titleStack.removeFirst() }
+        if titleStack.count >= Self.maxTitleStackDepth {
+            titleStack.removeFirst()
+            counters.droppedTitles += 1
+        }
         titleStack.append((which == 1 ? nil : title, which == 2 ? nil : iconName))
     }
 

@@ -95,9 +95,8 @@ extension TerminalState {
         var edge = rightEdge
         if cursor.col > edge { cursor.col = edge }
         if width == 2 {
-            guard columns >= 2 else { return }  // a wide character cannot be shown in one column
-            if cursor.col == edge {
-                if modes.autowrap {
+            if cursor.col >= edge {
+                if modes.autowrap && edge > leftMargin {
                     // It does not fit: leave a spacer and wrap (xterm, Ghostty).
                     let row = active.row(cursor.row)
                     clearWideOverlap(row, from: cursor.col, count: 1)
@@ -105,8 +104,15 @@ extension TerminalState {
                     wrapToNextLine()
                     edge = rightEdge
                 } else {
-                    cursor.col = edge - 1
+                    cursor.col = max(0, edge - 1)
                 }
+            }
+            // Still no room for two cells (one usable column: a 1-column
+            // screen, a double-width row of a 2-column screen): the
+            // character cannot be shown.
+            guard cursor.col + 1 <= edge else {
+                counters.droppedWideCharacters += 1
+                return
             }
         }
         if modes.insert { insertBlankCells(width) }

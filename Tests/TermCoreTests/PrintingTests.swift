@@ -147,3 +147,20 @@ struct DoubleWidthPrintingTests {
         #expect(t.screenLine(1) == "c")
     }
 }
+
+@Suite("Wide characters with no room")
+struct WideCharacterRoomTests {
+    @Test func wideCharacterOnAOneColumnScreenIsDropped() {
+        let t = terminal(1, 2, "漢a")
+        #expect(t.screenLines == ["a", ""])
+        #expect(t.counters.droppedWideCharacters == 1)
+    }
+
+    @Test func wideCharacterOnADoubleWidthRowOfTwoColumnsIsDropped() {
+        // One usable column (the right half of a double-width row is not
+        // shown), autowrap off: there is nowhere to put two cells.
+        let t = terminal(2, 2, "\(ESC)#6\(CSI)?7l漢")
+        #expect(t.counters.droppedWideCharacters == 1)
+        #expect(t.screenLine(0) == "")
+    }
+}
