@@ -14,15 +14,24 @@ extension TerminalState {
     }
 
     mutating func selectGraphicRendition(_ sequence: ControlSequence) {
-        var style = pen
-        if sequence.count == 0 { style = Style() }
+        let style = sequence.withParameterValues { values in
+            renditionApplied(to: pen, SGRParameters(values: values, colons: sequence.subparameterMask))
+        }
+        if style != pen { setPen(style) }
+    }
+
+    /// `style` with the renditions of `parameters` applied, left to right.
+    func renditionApplied(to style: Style, _ parameters: SGRParameters) -> Style {
+        var style = style
+        let count = parameters.count
+        if count == 0 { return Style() }
         var index = 0
-        while index < sequence.count {
+        while index < count {
             // A parameter and its colon sub-parameters form one group.
             var groupEnd = index
-            while sequence.hasSubparameter(after: groupEnd) { groupEnd += 1 }
+            while parameters.hasSubparameter(after: groupEnd) { groupEnd += 1 }
             let hasColons = groupEnd > index
-            let code = sequence[index]
+            let code = parameters[index]
             switch code {
             case 0: style = Style()
             case 1: style.flags.insert(.bold)
@@ -30,7 +39,8 @@ extension TerminalState {
             case 3: style.flags.insert(.italic)
             case 4:
                 if hasColons {
-                    style.underline = Style.Underline(rawValue: UInt8(clamping: sequence[index + 1])) ?? style.underline
+                    style.underline =
+                        Style.Underline(rawValue: UInt8(clamping: parameters[index + 1])) ?? style.underline
                 } else {
                     style.underline = .single
                 }
@@ -56,7 +66,7 @@ extension TerminalState {
             case 90...97: style.foreground = .indexed(UInt8(code - 90 + 8))
             case 100...107: style.background = .indexed(UInt8(code - 100 + 8))
             case 38, 48, 58:
-                let (color, consumed) = extendedColor(sequence, at: index, groupEnd: groupEnd)
+                let (color, consumed) = extendedColor(parameters, at: index, groupEnd: groupEnd)
                 if let color {
                     if code == 38 {
                         style.foreground = color
@@ -72,31 +82,46 @@ extension TerminalState {
             }
             index = groupEnd + 1
         }
-        if style != pen { setPen(style) }
+        return style
     }
 
     /// Reads the colour after 38/48/58 at `index`: `5;n`, `2;r;g;b`, or the
     /// colon forms `5:n`, `2:r:g:b` and `2:cs:r:g:b` (T.416 puts a colour-space
     /// id before the components). Returns the colour and, for the semicolon
     /// form, how many parameters after `index` it used.
-    func extendedColor(_ sequence: ControlSequence, at index: Int, groupEnd: Int) -> (Color?, Int) {
+    func extendedColor(_ parameters: SGRParameters, at index: Int, groupEnd: Int) -> (Color?, Int) {
         let colon = groupEnd > index
-        let last = colon ? groupEnd : sequence.count - 1
+        let last = colon ? groupEnd : parameters.count - 1
         guard index + 1 <= last else { return (nil, 0) }
-        switch sequence[index + 1] {
+        switch parameters[index + 1] {
         case 5:
             guard index + 2 <= last else { return (nil, 1) }
-            return (.indexed(UInt8(clamping: sequence[index + 2])), 2)
+            return (.indexed(UInt8(clamping: parameters[index + 2])), 2)
         case 2:
             // Colon form with all six fields carries the colour space first.
             let first = colon && groupEnd - index >= 5 ? index + 3 : index + 2
             guard first + 2 <= last else { return (nil, last - index) }
             let color = Color.rgb(
-                UInt8(clamping: sequence[first]), UInt8(clamping: sequence[first + 1]),
-                UInt8(clamping: sequence[first + 2]))
+                UInt8(clamping: parameters[first]), UInt8(clamping: parameters[first + 1]),
+                UInt8(clamping: parameters[first + 2]))
             return (color, first + 2 - index)
         default:
             return (nil, 1)
         }
+    }
+}
+
+/// The parameters of one SGR sequence, read straight from a buffer.
+struct SGRParameters {
+    let values: UnsafeBufferPointer<UInt16>
+    let colons: UInt32
+
+    var count: Int { values.count }
+
+    /// Parameter `index`, 0 past the end.
+    subscript(index: Int) -> Int { index < values.count ? Int(values[index]) : 0 }
+
+    func hasSubparameter(after index: Int) -> Bool {
+        index < values.count && index < 32 && colons & (1 &<< UInt32(index)) != 0
     }
 }

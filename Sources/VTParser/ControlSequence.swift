@@ -120,6 +120,20 @@ public struct ControlSequence: Sendable {
         index < count && present & (1 << UInt32(index)) != 0
     }
 
+    /// Bit `i` set: parameter `i` is followed by a colon sub-parameter.
+    @inlinable public var subparameterMask: UInt32 { colonAfter }
+
+    /// Calls `body` with the parameter values as a buffer of ``count``
+    /// entries (empty parameters read 0), valid only during the call: for
+    /// handlers that read many parameters (SGR), one copy instead of one per read.
+    @inlinable
+    public func withParameterValues<Result>(_ body: (UnsafeBufferPointer<UInt16>) throws -> Result) rethrows -> Result {
+        var copy = values
+        return try withUnsafeBytes(of: &copy) { raw in
+            try body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt16.self), count: count))
+        }
+    }
+
     /// True when parameter `index` is followed by a colon sub-parameter.
     @inlinable public func hasSubparameter(after index: Int) -> Bool {
         index < count && colonAfter & (1 << UInt32(index)) != 0
