@@ -387,22 +387,9 @@ public final class Terminal {
 
     func text(of row: UnsafePointer<Cell>) -> String {
         var scalars = String.UnicodeScalarView()
-        var end = columns
-        while end > 0 && row[end - 1].isBlank && row[end - 1].width != .wideTail { end -= 1 }
-        for col in 0..<end {
-            let cell = row[col]
-            if cell.width == .wideTail { continue }
-            if cell.isBlank {
-                scalars.append(" ")
-            } else if cell.isCluster {
-                for value in state.clusters[cell.value] { scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}") }
-            } else {
-                scalars.append(Unicode.Scalar(cell.value) ?? "\u{FFFD}")
-            }
-        }
-        var text = String(scalars)
-        while text.unicodeScalars.last == " " { text.unicodeScalars.removeLast() }
-        return text
+        for col in 0..<columns { appendScalars(of: row[col], to: &scalars) }
+        while scalars.last == " " { scalars.removeLast() }
+        return String(scalars)
     }
 }
 
