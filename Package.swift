@@ -26,15 +26,19 @@ let package = Package(
         // PNG thumbnails deflate through the system zlib (Debian: zlib1g-dev).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "TermRender", dependencies: ["TermCore", "CZlib"]),
-        .executableTarget(name: "RenderBench", dependencies: ["TermCore", "TermRender"], path: "Benchmarks/RenderBench"),
+        .executableTarget(
+            name: "RenderBench", dependencies: ["TermCore", "TermRender"], path: "Benchmarks/RenderBench"),
         .executableTarget(name: "ResizeBench", dependencies: ["TermCore"], path: "Benchmarks/ResizeBench"),
-        .testTarget(name: "TermRenderTests", dependencies: ["TermRender", "TermCore"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TermRenderTests", dependencies: ["TermRender", "TermCore", "TestSupport"]),
         // TermAttach is the only module that touches the network. On Linux its
         // TLS goes through the system OpenSSL (Debian: libssl-dev) behind a
         // small C shim; Apple platforms use the system's own stack instead.
         .target(
             name: "CTLSShim",
-            linkerSettings: [.linkedLibrary("ssl", .when(platforms: [.linux])), .linkedLibrary("crypto", .when(platforms: [.linux]))]
+            linkerSettings: [
+                .linkedLibrary("ssl", .when(platforms: [.linux])), .linkedLibrary("crypto", .when(platforms: [.linux])),
+            ]
         ),
         .target(
             name: "TermAttach",
@@ -48,8 +52,8 @@ let package = Package(
         .target(name: "CAllocCounter", path: "Benchmarks/CAllocCounter"),
         .executableTarget(
             name: "termbench", dependencies: ["TermCore", "CAllocCounter"], path: "Benchmarks/TermBench"),
-        .testTarget(name: "VTParserTests", dependencies: ["VTParser"]),
-        .testTarget(name: "TermCoreTests", dependencies: ["TermCore", "VTParser"]),
+        .testTarget(name: "VTParserTests", dependencies: ["VTParser", "TestSupport"]),
+        .testTarget(name: "TermCoreTests", dependencies: ["TermCore", "VTParser", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -54,6 +54,13 @@ struct PeerTests {
         throw TestFailure("the event stream ended without the event; saw \(seen)")
     }
 
+    /// Waits for the `attached` event and returns its session id.
+    static func waitForAttach(_ iterator: inout AsyncStream<AttachSession.Event>.Iterator) async throws -> SessionID {
+        let event = try await waitFor(&iterator) { if case .attached = $0 { true } else { false } }
+        guard case .attached(let id) = event else { throw TestFailure("expected attached, got \(event)") }
+        return id
+    }
+
     @Test func `new session, echo hi, output seen; resize reaches the PTY`() async throws {
         let peer = try TestPeer()
         let session = AttachSession(configuration: configuration(peer))
@@ -74,11 +81,7 @@ struct PeerTests {
         let first = AttachSession(configuration: configuration(peer, columns: 40, rows: 5))
         var events = first.events.makeAsyncIterator()
         await first.start()
-        guard
-            case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } })
-        else {
-            return
-        }
+        let id = try await Self.waitForAttach(&events)
         try await first.send(input: "for i in 1 2 3 4 5 6 7 8 9 10; do echo line$i; done\r")
         try await Self.waitForLine(first) { $0 == "line10" }
         await first.close()
@@ -106,11 +109,7 @@ struct PeerTests {
         let writer = AttachSession(configuration: configuration(peer, columns: 40, rows: 5))
         var events = writer.events.makeAsyncIterator()
         await writer.start()
-        guard
-            case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } })
-        else {
-            return
-        }
+        let id = try await Self.waitForAttach(&events)
         try await writer.send(input: "i=0; while [ $i -lt 300 ]; do echo row$i; i=$((i+1)); done\r")
         try await Self.waitForLine(writer) { $0 == "row299" }
         let expected = await Self.lines(writer)
@@ -120,7 +119,7 @@ struct PeerTests {
         var readerEvents = reader.events.makeAsyncIterator()
         await reader.start()
         let disconnected = try await Self.waitFor(&readerEvents) { if case .disconnected = $0 { true } else { false } }
-        guard case .disconnected(let error, let delay) = disconnected else { return }
+        guard case .disconnected(let error, let delay) = disconnected else { throw TestFailure("got \(disconnected)") }
         #expect(error.isRetryable)
         #expect(delay == .seconds(1))
         await reader.retryNow()
@@ -142,7 +141,7 @@ struct PeerTests {
             case .replayed(let count) = try await Self.waitFor(
                 &events, { if case .replayed = $0 { true } else { false } })
         else {
-            return
+            throw TestFailure("the awaited event did not match")
         }
         #expect(count >= 8 << 20)
         await session.close()
@@ -178,11 +177,7 @@ struct PeerTests {
         let session = AttachSession(configuration: configuration(peer))
         var events = session.events.makeAsyncIterator()
         await session.start()
-        guard
-            case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } })
-        else {
-            return
-        }
+        let id = try await Self.waitForAttach(&events)
         let http = AttachHTTPClient(endpoint: peer.endpoint)
         #expect(try await http.liveSessions().map(\.id) == [id.text])
         try await http.kill(id: id.text)
@@ -198,11 +193,7 @@ struct PeerTests {
         let session = AttachSession(configuration: configuration(peer))
         var events = session.events.makeAsyncIterator()
         await session.start()
-        guard
-            case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } })
-        else {
-            return
-        }
+        let id = try await Self.waitForAttach(&events)
         try await peer.control("malformed?id=\(id.text)")
         try await Self.waitForLine(session) { $0.contains("after-malformed") }
         let statistics = await session.frameStatistics
@@ -223,16 +214,12 @@ struct PeerTests {
         let session = AttachSession(configuration: configuration(peer))
         var events = session.events.makeAsyncIterator()
         await session.start()
-        guard
-            case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } })
-        else {
-            return
-        }
+        let id = try await Self.waitForAttach(&events)
         try await peer.control("status?id=\(id.text)&status=waiting&pending=1&gate=plan")
         guard
             case .gate(let gate?) = try await Self.waitFor(&events, { if case .gate(_?) = $0 { true } else { false } })
         else {
-            return
+            throw TestFailure("the awaited event did not match")
         }
         #expect(gate.kind == .plan)
         #expect(try await session.approve(mode: .acceptEdits, epoch: gate.epoch))
@@ -240,7 +227,7 @@ struct PeerTests {
         guard
             case .telemetry(let telemetry) = try await Self.waitFor(
                 &events, { if case .telemetry = $0 { true } else { false } })
-        else { return }
+        else { throw TestFailure("the awaited event did not match") }
         #expect(telemetry.costUsd == 1.5)
         let http = AttachHTTPClient(endpoint: peer.endpoint)
         try await peer.control("event?id=\(id.text)&class=tool&toolName=Bash&label=ls")
@@ -279,7 +266,7 @@ struct PeerTests {
         var events = session.events.makeAsyncIterator()
         await session.start()
         let exited = try await Self.waitFor(&events) { if case .exited = $0 { true } else { false } }
-        guard case .exited(let code, _) = exited else { return }
+        guard case .exited(let code, _) = exited else { throw TestFailure("got \(exited)") }
         #expect(code != -1)
         #expect(try await Self.waitFor(&events) { if case .stopped = $0 { true } else { false } } == .stopped(nil))
         peer.stop()
@@ -290,21 +277,12 @@ struct PeerTests {
         let session = AttachSession(configuration: configuration(peer))
         var events = session.events.makeAsyncIterator()
         await session.start()
-        guard
-            case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } })
-        else {
-            return
-        }
+        let id = try await Self.waitForAttach(&events)
         try await peer.control("close?id=\(id.text)&code=4001&reason=maintenance")
         let event = try await Self.waitFor(&events) { if case .disconnected = $0 { true } else { false } }
         #expect(event == .disconnected(.closedByServer(code: 4001, reason: "maintenance"), retryIn: .seconds(1)))
         await session.retryNow()
-        guard
-            case .attached(let again) = try await Self.waitFor(
-                &events, { if case .attached = $0 { true } else { false } })
-        else {
-            return
-        }
+        let again = try await Self.waitForAttach(&events)
         #expect(again == id)
         await session.close()
         peer.stop()
@@ -315,9 +293,7 @@ struct PeerTests {
         let writer = AttachSession(configuration: configuration(peer, columns: 40, rows: 5))
         var events = writer.events.makeAsyncIterator()
         await writer.start()
-        guard
-            case .attached(let id) = try await Self.waitFor(&events, { if case .attached = $0 { true } else { false } })
-        else { return }
+        let id = try await Self.waitForAttach(&events)
         try await writer.send(input: "printf '\\033[1;31mAAAA\\033[0m\\033[32mtail-marker\\033[0m\\n'\r")
         try await Self.waitForLine(writer) { $0.hasSuffix("AAAAtail-marker") }
         await writer.close()
@@ -327,7 +303,7 @@ struct PeerTests {
         guard
             case .replayed(let count) = try await Self.waitFor(
                 &readerEvents, { if case .replayed = $0 { true } else { false } })
-        else { return }
+        else { throw TestFailure("the awaited event did not match") }
         #expect(count <= 4 + 40 * 3)  // ESC[0m and at most 40 characters of the ring
         #expect(await Self.lines(reader).count <= 5)
         #expect(await reader.frameStatistics.malformed == 0)

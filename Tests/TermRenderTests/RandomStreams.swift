@@ -1,17 +1,5 @@
 import TermCore
-
-/// A small seeded generator (SplitMix64), so failures replay exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 /// Random terminal output: text (ASCII, wide, combining, emoji), styles,
 /// links, and optionally the whole range of state-changing sequences.
@@ -20,7 +8,7 @@ enum RandomStream {
         "a", "hello", "x y", "漢字", "é", "e\u{301}", "😀", "👩\u{200D}👧", "─│┼", "Ж", "한", "🇫🇷", "#", "qrs", " ",
     ]
 
-    static func style(_ rng: inout SeededGenerator) -> String {
+    static func style(_ rng: inout SplitMix64) -> String {
         var parameters: [String] = []
         for _ in 0..<Int.random(in: 0...3, using: &rng) {
             switch Int.random(in: 0..<12, using: &rng) {
@@ -43,7 +31,7 @@ enum RandomStream {
     }
 
     /// Text and styles only: what the ANSI renderer's round trip covers.
-    static func screen(_ rng: inout SeededGenerator, operations: Int) -> String {
+    static func screen(_ rng: inout SplitMix64, operations: Int) -> String {
         var out = ""
         for _ in 0..<operations {
             switch Int.random(in: 0..<10, using: &rng) {
@@ -59,7 +47,7 @@ enum RandomStream {
 
     /// Everything: cursor motion, erasing, editing, scrolling, modes, both
     /// screens, saved cursors, margins, tabs, charsets, titles, palette.
-    static func anything(_ rng: inout SeededGenerator, operations: Int, columns: Int, rows: Int) -> String {
+    static func anything(_ rng: inout SplitMix64, operations: Int, columns: Int, rows: Int) -> String {
         var out = ""
         func number(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
         // DECRC onto a double-width row past its half crashes TermCore's

@@ -1,5 +1,6 @@
 import TermCore
 import TermRender
+import TestSupport
 import Testing
 
 @Suite("Text and HTML renderers")
@@ -46,7 +47,7 @@ struct ANSIRendererTests {
     func roundTripOfRandomScreens(batch: Int) {
         var failures: [String] = []
         for seed in (batch * 100)..<(batch * 100 + 100) {
-            var rng = SeededGenerator(seed: UInt64(seed) &+ 1_000_000)
+            var rng = SplitMix64(seed: UInt64(seed) &+ 1_000_000)
             let columns = [8, 20, 41].randomElement(using: &rng)!
             let rows = [2, 5, 12].randomElement(using: &rng)!
             let original = Terminal(columns: columns, rows: rows, scrollback: 200)
