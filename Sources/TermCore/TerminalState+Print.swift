@@ -16,9 +16,7 @@ extension TerminalState {
         while index < count {
             if cursor.pendingWrap { wrapToNextLine() }
             let (row, flags) = active.rowAndFlags(cursor.row)
-            // rightEdge, from the flags already at hand.
-            let lastUsable = flags.isDisjoint(with: .doubleSize) ? columns - 1 : max(0, columns / 2 - 1)
-            let edge = modes.leftRightMargins && cursor.col <= marginRight ? min(marginRight, lastUsable) : lastUsable
+            let edge = rightEdge(rowFlags: flags)
             // A cursor restored onto a row made double width since can lie
             // past the row's last usable column.
             if cursor.col > edge { cursor.col = edge }
@@ -155,16 +153,23 @@ extension TerminalState {
     /// Where printing wraps: the right margin when the cursor is inside the
     /// margins, else the last column.
     @inline(__always)
-    var rightEdge: Int {
-        let edge = modes.leftRightMargins && cursor.col <= marginRight ? marginRight : columns - 1
-        return min(edge, lastColumn(row: cursor.row))
+    var rightEdge: Int { rightEdge(rowFlags: active.flags(cursor.row)) }
+
+    /// `rightEdge` for the cursor's row when its flags are already at hand.
+    @inline(__always)
+    func rightEdge(rowFlags: RowFlags) -> Int {
+        let last = lastColumn(rowFlags: rowFlags)
+        return modes.leftRightMargins && cursor.col <= marginRight ? min(marginRight, last) : last
     }
 
     /// The last column that can hold a character on a row: half the width on
     /// double-width and double-height rows (DEC STD 070, DECDWL).
     @inline(__always)
-    func lastColumn(row: Int) -> Int {
-        active.flags(row).isDisjoint(with: .doubleSize) ? columns - 1 : max(0, columns / 2 - 1)
+    func lastColumn(row: Int) -> Int { lastColumn(rowFlags: active.flags(row)) }
+
+    @inline(__always)
+    func lastColumn(rowFlags: RowFlags) -> Int {
+        rowFlags.isDisjoint(with: .doubleSize) ? columns - 1 : max(0, columns / 2 - 1)
     }
 
     /// Autowrap: mark the row as continued, then to the left margin of the
