@@ -97,6 +97,12 @@ public struct Style: Hashable, Sendable {
 /// The index is an open-addressing table keyed by the style packed into two
 /// words with a multiplicative hash: SGR-heavy output looks a style up for
 /// every colour change, and `Hasher` (SipHash) was a fifth of that cost.
+///
+/// Styles that are just a foreground and a background from the 256-colour
+/// palette (or default) also get a direct table of 257 × 257 ids, made once
+/// the index holds `pairTableThreshold` styles: with tens of thousands of
+/// such pairs (vtebench's dense_cells), each hash lookup missed the CPU caches
+/// twice (the slot, then the style it names), a third of the feed's time.
 struct StyleTable {
     /// Ids are 16 bits; the table holds at most this many styles before the
     /// terminal compacts it (see `TerminalState.compactStyles`).
@@ -106,6 +112,11 @@ struct StyleTable {
     /// Slots hold id + 1 (0 = empty); the table is at most half full.
     private var slots: [UInt32] = [UInt32](repeating: 0, count: 256)
     private var mask = 255
+    /// Ids of palette colour pairs by `pairIndex` (0 = not known yet; the
+    /// default pair is id 0 anyway). Empty until the table is big enough for
+    /// its index to leave the cache: 132 KiB is not worth it for a handful.
+    private var pairIDs: [UInt16] = []
+    static let pairTableThreshold = 1024
 
     init() { insertIntoIndex(id: 0) }
 
@@ -129,9 +140,31 @@ struct StyleTable {
         return Int(truncatingIfNeeded: mixed ^ (mixed >> 29))
     }
 
+    /// The index of `style` in `pairIDs` when it is only a palette or default
+    /// foreground and background (256 stands for default), or nil.
+    @inline(__always)
+    static func pairIndex(_ key: (UInt64, UInt64)) -> Int? {
+        // Colour kinds are 0 (default) or 1 (indexed) in both halves of the
+        // first word, and nothing else is set (Color.packed).
+        guard key.1 == 0, key.0 & ~0x0100_00FF_0100_00FF == 0 else { return nil }
+        let foreground = key.0 & 0x0100_0000 != 0 ? Int(key.0 & 0xFF) : 256
+        let background = key.0 & 0x0100_0000_0000_0000 != 0 ? Int(key.0 >> 32 & 0xFF) : 256
+        return foreground &* 257 &+ background
+    }
+
     /// The id of `style`, adding it if new; nil when the table is full.
     mutating func id(for style: Style) -> UInt16? {
         let key = Self.packed(style)
+        guard !pairIDs.isEmpty, let pair = Self.pairIndex(key) else { return indexedID(key, style) }
+        let known = pairIDs[pair]
+        if known != 0 { return known }
+        let id = indexedID(key, style)
+        if let id { pairIDs[pair] = id }
+        return id
+    }
+
+    /// The id of `style` (packed as `key`) through the hash index, adding it if new.
+    private mutating func indexedID(_ key: (UInt64, UInt64), _ style: Style) -> UInt16? {
         var slot = Self.hash(key) & mask
         while slots[slot] != 0 {
             let id = Int(slots[slot] - 1)
@@ -146,7 +179,20 @@ struct StyleTable {
         } else {
             slots[slot] = UInt32(id + 1)
         }
+        if styles.count == Self.pairTableThreshold { rebuildPairTable() }
         return UInt16(id)
+    }
+
+    /// Makes the pair table from the styles (or drops it while the table is small).
+    private mutating func rebuildPairTable() {
+        guard styles.count >= Self.pairTableThreshold else {
+            pairIDs = []
+            return
+        }
+        pairIDs = [UInt16](repeating: 0, count: 257 * 257)
+        for id in 1..<styles.count {
+            if let pair = Self.pairIndex(Self.packed(styles[id])) { pairIDs[pair] = UInt16(id) }
+        }
     }
 
     private mutating func insertIntoIndex(id: Int) {
@@ -174,6 +220,7 @@ struct StyleTable {
         var capacity = 256
         while capacity < styles.count * 2 { capacity *= 2 }
         rebuildIndex(capacity: capacity)
+        rebuildPairTable()
         return remap
     }
 }

@@ -81,20 +81,25 @@ extension TerminalState: VTHandler {
     }
 
     mutating func csiDispatch(_ sequence: ControlSequence) {
-        let isREP = sequence.final == UInt8(ascii: "b") && sequence.prefix == 0 && sequence.intermediates.isEmpty
-        if !isREP { lastGraphic = nil }
-        guard !sequence.intermediates.overflowed else {
+        // The parts tested below, read once: a borrowed sequence cannot be
+        // captured by the conditions' autoclosures.
+        let prefix = sequence.prefix
+        let final = sequence.final
+        let intermediates = sequence.intermediates
+        // REP repeats only a character printed just before it.
+        if final != UInt8(ascii: "b") || prefix != 0 || !intermediates.isEmpty { lastGraphic = nil }
+        guard !intermediates.overflowed else {
             counters.unknownSequences += 1
             return
         }
-        switch sequence.prefix {
+        switch prefix {
         case 0: csiStandard(sequence)
         case UInt8(ascii: "?"): csiPrivate(sequence)
         case UInt8(ascii: ">"): csiGreater(sequence)
-        case UInt8(ascii: "<") where sequence.final == UInt8(ascii: "u") && sequence.intermediates.isEmpty:
+        case UInt8(ascii: "<") where final == UInt8(ascii: "u") && intermediates.isEmpty:
             popKittyFlags(sequence.count(at: 0))
-        case UInt8(ascii: "=") where sequence.intermediates.isEmpty:
-            switch sequence.final {
+        case UInt8(ascii: "=") where intermediates.isEmpty:
+            switch final {
             case UInt8(ascii: "c"): tertiaryDeviceAttributes()  // DA3
             case UInt8(ascii: "u"): setKittyFlags(sequence[0], mode: sequence.count(at: 1))
             default: counters.unknownSequences += 1

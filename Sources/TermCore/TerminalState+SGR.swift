@@ -4,13 +4,13 @@ import VTParser
 // ITU T.416 for the colon forms of 38/48/58).
 
 extension TerminalState {
-    /// Makes `style` the pen, interning it and its erase style.
+    /// Makes `style` the pen and interns it. The erase style (`pen.erased`)
+    /// is interned only when an erase needs it (`eraseID`): colour-heavy
+    /// output changes the background far more often than it erases.
     mutating func setPen(_ style: Style) {
-        let backgroundChanged = style.background != pen.background
+        if style.background != pen.background { cachedEraseID = nil }
         pen = style
         penID = styleID(for: style)
-        // The erase style depends on the background only.
-        if backgroundChanged { eraseID = styleID(for: style.erased) }
     }
 
     mutating func selectGraphicRendition(_ sequence: ControlSequence) {
@@ -23,27 +23,39 @@ extension TerminalState {
     /// `style` with the renditions of `parameters` applied, left to right.
     func renditionApplied(to style: Style, _ parameters: SGRParameters) -> Style {
         var style = style
-        let count = parameters.count
+        let values = parameters.values
+        let count = values.count
         if count == 0 { return Style() }
         var index = 0
         while index < count {
-            // A parameter and its colon sub-parameters form one group.
-            var groupEnd = index
-            while parameters.hasSubparameter(after: groupEnd) { groupEnd += 1 }
-            let hasColons = groupEnd > index
-            let code = parameters[index]
+            let code = values[index]
+            // A parameter followed by a colon starts a group of sub-parameters
+            // (T.416). Only 4 and 38/48/58 read theirs; any other code applies
+            // as it would alone and its group is skipped.
+            var next = index + 1
+            if parameters.hasSubparameter(after: index) {
+                var groupEnd = index + 1
+                while parameters.hasSubparameter(after: groupEnd) { groupEnd += 1 }
+                next = groupEnd + 1
+                if code == 4 {
+                    style.underline = Style.Underline(rawValue: UInt8(clamping: values[index + 1])) ?? style.underline
+                    index = next
+                    continue
+                }
+                if code == 38 || code == 48 || code == 58 {
+                    if let color = colonColor(values, from: index + 1, through: groupEnd) {
+                        style.setExtendedColor(code, color)
+                    }
+                    index = next
+                    continue
+                }
+            }
             switch code {
             case 0: style = Style()
             case 1: style.flags.insert(.bold)
             case 2: style.flags.insert(.dim)
             case 3: style.flags.insert(.italic)
-            case 4:
-                if hasColons {
-                    style.underline =
-                        Style.Underline(rawValue: UInt8(clamping: parameters[index + 1])) ?? style.underline
-                } else {
-                    style.underline = .single
-                }
+            case 4: style.underline = .single
             case 5, 6: style.flags.insert(.blink)
             case 7: style.flags.insert(.inverse)
             case 8: style.flags.insert(.hidden)
@@ -56,57 +68,77 @@ extension TerminalState {
             case 27: style.flags.remove(.inverse)
             case 28: style.flags.remove(.hidden)
             case 29: style.flags.remove(.strikethrough)
-            case 30...37: style.foreground = .indexed(UInt8(code - 30))
+            case 30...37: style.foreground = .indexed(UInt8(truncatingIfNeeded: code - 30))
             case 39: style.foreground = .default
-            case 40...47: style.background = .indexed(UInt8(code - 40))
+            case 40...47: style.background = .indexed(UInt8(truncatingIfNeeded: code - 40))
             case 49: style.background = .default
             case 53: style.flags.insert(.overline)
             case 55: style.flags.remove(.overline)
             case 59: style.underlineColor = .default
-            case 90...97: style.foreground = .indexed(UInt8(code - 90 + 8))
-            case 100...107: style.background = .indexed(UInt8(code - 100 + 8))
+            case 90...97: style.foreground = .indexed(UInt8(truncatingIfNeeded: code - 90 + 8))
+            case 100...107: style.background = .indexed(UInt8(truncatingIfNeeded: code - 100 + 8))
             case 38, 48, 58:
-                let (color, consumed) = extendedColor(parameters, at: index, groupEnd: groupEnd)
-                if let color {
-                    if code == 38 {
-                        style.foreground = color
-                    } else if code == 48 {
-                        style.background = color
-                    } else {
-                        style.underlineColor = color
-                    }
-                }
-                if !hasColons { groupEnd = index + consumed }
+                // Semicolon form: `5;n` or `2;r;g;b` take the next parameters.
+                let (color, used) = semicolonColor(values, after: index)
+                if let color { style.setExtendedColor(code, color) }
+                next = index + 1 + used
             default:
                 break  // unknown renditions are ignored (ECMA-48 leaves them to the device)
             }
-            index = groupEnd + 1
+            index = next
         }
         return style
     }
 
-    /// Reads the colour after 38/48/58 at `index`: `5;n`, `2;r;g;b`, or the
-    /// colon forms `5:n`, `2:r:g:b` and `2:cs:r:g:b` (T.416 puts a colour-space
-    /// id before the components). Returns the colour and, for the semicolon
-    /// form, how many parameters after `index` it used.
-    func extendedColor(_ parameters: SGRParameters, at index: Int, groupEnd: Int) -> (Color?, Int) {
-        let colon = groupEnd > index
-        let last = colon ? groupEnd : parameters.count - 1
-        guard index + 1 <= last else { return (nil, 0) }
-        switch parameters[index + 1] {
+    /// The colour of a semicolon form after 38/48/58 at `index`, and how many
+    /// parameters after `index` it used: `5;n` two, `2;r;g;b` four; a form cut
+    /// short uses what there is (xterm), an unknown kind just the kind.
+    @inline(__always)
+    func semicolonColor(_ values: UnsafeBufferPointer<UInt16>, after index: Int) -> (Color?, Int) {
+        let available = values.count - 1 - index
+        guard available >= 1 else { return (nil, 0) }
+        switch values[index + 1] {
         case 5:
-            guard index + 2 <= last else { return (nil, 1) }
-            return (.indexed(UInt8(clamping: parameters[index + 2])), 2)
+            guard available >= 2 else { return (nil, 1) }
+            return (.indexed(UInt8(clamping: values[index + 2])), 2)
         case 2:
-            // Colon form with all six fields carries the colour space first.
-            let first = colon && groupEnd - index >= 5 ? index + 3 : index + 2
-            guard first + 2 <= last else { return (nil, last - index) }
+            guard available >= 4 else { return (nil, available) }
             let color = Color.rgb(
-                UInt8(clamping: parameters[first]), UInt8(clamping: parameters[first + 1]),
-                UInt8(clamping: parameters[first + 2]))
-            return (color, first + 2 - index)
+                UInt8(clamping: values[index + 2]), UInt8(clamping: values[index + 3]),
+                UInt8(clamping: values[index + 4]))
+            return (color, 4)
         default:
             return (nil, 1)
+        }
+    }
+
+    /// The colour of a colon group `kind:…` in `values[first...last]`: `5:n`,
+    /// `2:r:g:b`, or `2:cs:r:g:b` (T.416 puts a colour-space id before the
+    /// components when all six fields are there).
+    func colonColor(_ values: UnsafeBufferPointer<UInt16>, from first: Int, through last: Int) -> Color? {
+        switch values[first] {
+        case 5:
+            guard first + 1 <= last else { return nil }
+            return .indexed(UInt8(clamping: values[first + 1]))
+        case 2:
+            let red = last - first >= 4 ? first + 2 : first + 1
+            guard red + 2 <= last else { return nil }
+            return .rgb(
+                UInt8(clamping: values[red]), UInt8(clamping: values[red + 1]), UInt8(clamping: values[red + 2]))
+        default:
+            return nil
+        }
+    }
+}
+
+extension Style {
+    /// Sets the colour SGR `code` (38, 48 or 58) names.
+    @inline(__always)
+    mutating func setExtendedColor(_ code: UInt16, _ color: Color) {
+        switch code {
+        case 38: foreground = color
+        case 48: background = color
+        default: underlineColor = color
         }
     }
 }
@@ -116,12 +148,10 @@ struct SGRParameters {
     let values: UnsafeBufferPointer<UInt16>
     let colons: UInt32
 
-    var count: Int { values.count }
-
-    /// Parameter `index`, 0 past the end.
-    subscript(index: Int) -> Int { index < values.count ? Int(values[index]) : 0 }
-
+    /// True when parameter `index + 1` exists and belongs to the group of
+    /// parameter `index` (a colon came between them).
+    @inline(__always)
     func hasSubparameter(after index: Int) -> Bool {
-        index < values.count && index < 32 && colons & (1 &<< UInt32(index)) != 0
+        index &+ 1 < values.count && colons & (1 &<< UInt32(truncatingIfNeeded: index)) != 0
     }
 }

@@ -35,7 +35,7 @@ extension TerminalState {
         tablesEpoch += 1
         // The pen and saved cursors hold styles by value: intern them again.
         penID = styles.id(for: pen) ?? 0
-        eraseID = styles.id(for: pen.erased) ?? 0
+        cachedEraseID = nil
     }
 
     /// Drops clusters no cell refers to, and renumbers.

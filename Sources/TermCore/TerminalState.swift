@@ -36,9 +36,11 @@ struct TerminalState {
 
     var cursor = Cursor()
     var pen = Style()
-    /// Style id of `pen`, and of the blank an erase leaves (`pen.erased`).
+    /// Style id of `pen`.
     var penID: UInt16 = 0
-    var eraseID: UInt16 = 0
+    /// Style id of the blank an erase leaves (`pen.erased`), or nil when the
+    /// background changed since it was last needed (see `eraseID`).
+    var cachedEraseID: UInt16? = 0
     /// DECSCA: characters printed now are protected from selective erase.
     var protectedPen = false
     var charsets = CharsetState()
@@ -128,6 +130,18 @@ struct TerminalState {
     /// The primary screen's grid, whichever is active.
     var primary: Grid { isAlternateScreen ? inactive : active }
 
+    /// The style id of a blank as erase leaves it, interned on first use
+    /// after a background change: colour-heavy output changes the background
+    /// far more often than it erases, and each interned style costs memory.
+    var eraseID: UInt16 {
+        mutating get {
+            if let id = cachedEraseID { return id }
+            let id = styleID(for: pen.erased)
+            cachedEraseID = id
+            return id
+        }
+    }
+
     /// A blank cell as erase leaves it.
-    @inline(__always) var eraseCell: Cell { Cell.blank(styleID: eraseID) }
+    var eraseCell: Cell { mutating get { Cell.blank(styleID: eraseID) } }
 }

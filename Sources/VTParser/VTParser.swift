@@ -77,34 +77,12 @@ public struct VTParser: Sendable {
         guard let base = bytes.baseAddress else { return }
         let end = bytes.count
         var index = 0
-        var decoded: UInt32 = 0
         while index < end {
             switch state {
             case .ground where utf8Needed == 0:
-                // Fast path: a run of printable ASCII goes out in one call.
-                let runEnd = Self.printableRunEnd(base, from: index, to: end)
-                if runEnd > index {
-                    handler.printASCII(UnsafeBufferPointer(start: base + index, count: runEnd - index))
-                    index = runEnd
-                    continue
-                }
-                let byte = base[index]
-                if byte == 0x1B && index + 1 < end && base[index + 1] == UInt8(ascii: "[") {
-                    enterEscape()  // ESC [ : straight to CSI entry
-                    state = .csiEntry
-                    index += 2
-                } else if byte < 0x20 && byte != 0x1B && byte != 0x18 && byte != 0x1A {
-                    handler.execute(byte)  // C0 in ground (CR, LF, BS, HT…): no state change
-                    index += 1
-                } else if byte >= 0xC2, case let length = Self.decodeUTF8(base, index, end, &decoded), length > 0 {
-                    handler.print(decoded)  // a whole, valid, printable UTF-8 sequence
-                    index += length
-                } else {
-                    step(byte, &handler)
-                    index += 1
-                }
+                index = consumeGround(base, index, end, &handler)
             case .csiEntry, .csiParam:
-                index = consumeCSI(base, index, end, &handler)
+                index = consumeCSI(base, index, end, &handler, resuming: true)
             case .oscString:
                 index = consumeOSC(base, index, end, &handler)
             case .dcsPassthrough:
@@ -114,6 +92,46 @@ public struct VTParser: Sendable {
                 index += 1
             }
         }
+    }
+
+    /// Ground fast path: stays in one loop while the parser is in the ground
+    /// state, so text, controls and the CSI sequences between them (an SGR
+    /// before every character, a CUP before every run) are told apart by
+    /// direct branches rather than a jump on the state for each. Returns at
+    /// the end of the bytes or where the state is no longer ground.
+    @inlinable
+    mutating func consumeGround<H: VTHandler>(
+        _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ handler: inout H
+    ) -> Int {
+        var index = start
+        var decoded: UInt32 = 0
+        while index < end {
+            // A run of printable ASCII goes out in one call.
+            let runEnd = Self.printableRunEnd(base, from: index, to: end)
+            if runEnd > index {
+                handler.printASCII(UnsafeBufferPointer(start: base + index, count: runEnd - index))
+                index = runEnd
+                if index == end { break }
+            }
+            let byte = base[index]
+            if byte == 0x1B && index + 1 < end && base[index + 1] == UInt8(ascii: "[") {
+                // ESC [ : straight to a fresh CSI (what `enterEscape` would clear
+                // starts cleared in the fast path's locals).
+                index = consumeCSI(base, index + 2, end, &handler, resuming: false)
+                if state != .ground { return index }
+            } else if byte < 0x20 && byte != 0x1B && byte != 0x18 && byte != 0x1A {
+                handler.execute(byte)  // C0 in ground (CR, LF, BS, HT…): no state change
+                index += 1
+            } else if byte >= 0xC2, case let length = Self.decodeUTF8(base, index, end, &decoded), length > 0 {
+                handler.print(decoded)  // a whole, valid, printable UTF-8 sequence
+                index += length
+            } else {
+                step(byte, &handler)
+                index += 1
+                if state != .ground || utf8Needed != 0 { return index }
+            }
+        }
+        return index
     }
 
     /// The end of the run of printable ASCII (0x20–0x7E) starting at `start`.
@@ -394,7 +412,7 @@ public struct VTParser: Sendable {
         accumulatorHasDigits = false
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func finishParameters() {
         commitParameter()
         sequence.storedCount = hasParams ? paramIndex + 1 : 0
@@ -534,55 +552,92 @@ public struct VTParser: Sendable {
 
     /// CSI fast path: parameter bytes (digits, `;`, `:`) and the final byte,
     /// the whole of most sequences (SGR, CUP), without the general chart.
-    /// The parameter being read stays in locals until a separator or the
-    /// final byte. Anything else (a prefix, an intermediate, a control,
-    /// non-ASCII) goes through `step`.
-    @inlinable
+    /// The sequence being read lives in locals until it is dispatched or
+    /// leaves the fast path: reading the parser's fields back right after
+    /// writing them byte by byte stalled on store forwarding, a third of the
+    /// parser's time on SGR-heavy output. `resuming` is false right after
+    /// `ESC [` in ground (a fresh sequence) and true when continuing one that
+    /// an earlier feed or the byte-at-a-time path started. Separators store
+    /// values as `parameter` and `commitParameter` would; anything else (a
+    /// prefix, an intermediate, a control, non-ASCII) goes through `step`.
+    @inlinable @inline(__always)
     mutating func consumeCSI<H: VTHandler>(
-        _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ handler: inout H
+        _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ handler: inout H, resuming: Bool
     ) -> Int {
         var index = start
-        var value = accumulator
-        var hasDigits = accumulatorHasDigits
+        var current = resuming ? sequence : ControlSequence()
+        var value = resuming ? accumulator : 0
+        var hasDigits = resuming ? accumulatorHasDigits : false
+        var position = resuming ? paramIndex : 0
+        var seenParameters = resuming ? hasParams : false
+        var entry = resuming ? state : .csiEntry
         while index < end {
             let byte = base[index]
             let digit = byte &- 0x30
             if digit < 10 {
+                // Saturates: values past 65,535 read as 65,535, as xterm caps them.
                 value = min(value &* 10 &+ UInt32(digit), 0x1_0000)
                 hasDigits = true
-                index += 1
+                index &+= 1
                 continue
             }
-            accumulator = value
-            accumulatorHasDigits = hasDigits
+            let bit: UInt32 = 1 &<< UInt32(truncatingIfNeeded: position)
             if byte == UInt8(ascii: ";") || byte == UInt8(ascii: ":") {
-                hasParams = true
-                parameter(byte)
+                seenParameters = true
+                entry = .csiParam
+                if !current.storedOverflow {
+                    current.setValue(UInt16(truncatingIfNeeded: min(value, 0xFFFF)), at: position)
+                    if hasDigits { current.present |= bit }
+                }
+                if position &+ 1 < ControlSequence.maxParams {
+                    if byte == UInt8(ascii: ":") { current.colonAfter |= bit }
+                    position &+= 1
+                } else {
+                    current.storedOverflow = true
+                }
                 value = 0
                 hasDigits = false
-                state = .csiParam
-                index += 1
+                index &+= 1
                 continue
             }
-            if hasDigits { hasParams = true }
-            if byte >= 0x40 && byte <= 0x7E {
-                sequence.storedFinal = byte
-                finishParameters()
-                handler.csiDispatch(sequence)
-                state = .ground
-                return index + 1
+            if hasDigits {
+                seenParameters = true
+                entry = .csiParam
             }
-            if hasDigits { state = .csiParam }
+            if byte >= 0x40 && byte <= 0x7E {
+                // finishParameters, on the local sequence.
+                if !current.storedOverflow {
+                    current.setValue(UInt16(truncatingIfNeeded: min(value, 0xFFFF)), at: position)
+                    if hasDigits { current.present |= bit }
+                }
+                current.storedCount = seenParameters ? position &+ 1 : 0
+                current.storedFinal = byte
+                if current.storedOverflow { counters.overflowedParameterLists += 1 }
+                handler.csiDispatch(current)
+                state = .ground
+                return index &+ 1
+            }
+            storeCSI(current, value, hasDigits, position, seenParameters, entry)
             step(byte, &handler)
-            return index + 1
+            return index &+ 1
         }
+        storeCSI(current, value, hasDigits, position, seenParameters, entry)
+        return index
+    }
+
+    /// Hands the fast path's locals back to the parser's fields, for `step`
+    /// or the next feed to continue the sequence.
+    @inlinable @inline(__always)
+    mutating func storeCSI(
+        _ current: ControlSequence, _ value: UInt32, _ hasDigits: Bool, _ position: Int, _ seenParameters: Bool,
+        _ entry: State
+    ) {
+        sequence = current
         accumulator = value
         accumulatorHasDigits = hasDigits
-        if hasDigits {
-            hasParams = true
-            state = .csiParam
-        }
-        return index
+        paramIndex = position
+        hasParams = seenParameters
+        state = entry
     }
 
     /// Bulk OSC path: appends the run up to the next control byte.

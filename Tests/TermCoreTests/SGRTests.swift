@@ -83,6 +83,36 @@ struct SGRTests {
         #expect(style("38;2;1;2").foreground == .default)
     }
 
+    @Test func everyPaletteColourPairKeepsItsStyle() {
+        // All 256 × 256 foreground/background pairs, a row per background, on
+        // a screen that keeps the last 128 rows: the table fills (65,536 ids
+        // with the default style), compacts to what the screen still shows,
+        // and from 1,024 styles on, pairs are found through the direct pair
+        // table. Every cell must still show its own pair.
+        let t = Terminal(columns: 256, rows: 128, scrollback: 0)
+        var input = ""
+        for background in 0..<256 {
+            for foreground in 0..<256 { input += "\(CSI)38;5;\(foreground);48;5;\(background)mX" }
+        }
+        // The last pair compacted the table: pairs interned before it, again
+        // over the second row, then bold pairs over the top row (hash index).
+        input += "\(CSI)2H"
+        for foreground in 0..<256 { input += "\(CSI)38;5;\(foreground);48;5;200mX" }
+        input += "\(CSI)1m\(CSI)H"
+        for foreground in 0..<256 { input += "\(CSI)38;5;\(foreground);48;5;7mX" }
+        t.feed(input)
+        #expect(t.counters.styleCompactions == 1)
+        let backgrounds = [0: 7, 1: 200, 77: 128 + 77, 127: 255]
+        for (row, background) in backgrounds {
+            for column in [0, 9, 128, 255] {
+                let cell = t.cellAt(row, column)
+                #expect(cell.style.foreground == .indexed(UInt8(column)))
+                #expect(cell.style.background == .indexed(UInt8(background)))
+                #expect(cell.style.flags == (row == 0 ? .bold : []))
+            }
+        }
+    }
+
     @Test func manyDistinctStylesNeverRunOut() {
         // Each truecolor cell is a new style; the table compacts when full,
         // so the newest colours stay right (SwiftTerm drops them).
