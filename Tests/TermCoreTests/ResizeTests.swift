@@ -1,5 +1,6 @@
-import TermCore
 import Testing
+
+@testable import TermCore
 
 @Suite("Resize and reflow")
 struct ResizeTests {
@@ -171,6 +172,17 @@ struct ResizeTests {
         let t = unreflowed(10, 2, "\(ESC)#6ab")
         t.resize(columns: 8, rows: 3)
         #expect(t.lineSize(row: 0) == .doubleWidth)
+    }
+
+    /// The hook the libvterm harness stands in for its driver's scrollback with.
+    @Test func appendedScrollbackLinesComeBackWhenRowsGrow() {
+        let t = terminal(10, 2, "top\r\nbottom")
+        t.appendScrollbackLines(["ABCDE", "ABCDE"])
+        #expect(t.screenLines == ["top", "bottom"])
+        #expect(t.scrollbackLines == ["ABCDE", "ABCDE"])
+        t.resize(columns: 10, rows: 3)
+        #expect(t.screenLines == ["ABCDE", "top", "bottom"])
+        #expect(t.at == [2, 6])
     }
 
     @Test func resizeOf10000LinesOfScrollbackWorks() {
