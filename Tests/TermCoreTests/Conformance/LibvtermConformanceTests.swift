@@ -4,8 +4,8 @@ import Testing
 @testable import TermCore
 
 /// Replays libvterm's test scripts (engine-neutral JSON form) and checks the
-/// cursor, row, chars, text and cell assertions (and the replies, for the
-/// xterm-behaviour files). libvterm-only choices are
+/// cursor, row, chars, text, cell and line-info assertions (and the replies,
+/// for the xterm-behaviour files). libvterm-only choices are
 /// listed, with the reason xterm's behaviour differs, in
 /// `libvterm-deviations.tsv`; every other failure fails the test.
 @Suite("Conformance: libvterm scripts")
@@ -129,8 +129,16 @@ struct LibvtermConformanceTests {
         var rows = 25
         var columns = 80
         let replies = ReplyCollector()
+        // libvterm's screen options, set by the scripts' WANTSCREEN flags:
+        // `r` turns reflow on (`vterm_screen_enable_reflow`); it is off
+        // otherwise, and state-level files (1x, 2x) have no screen layer at
+        // all, so they run without reflow. `b` makes the test driver answer
+        // the scrollback callbacks (see "resize" below).
+        var reflow = false
+        var scrollbackCallbacks = false
         func fresh() -> Terminal {
             let terminal = Terminal(columns: columns, rows: rows)
+            terminal.reflowsOnResize = reflow
             if checkReplies { terminal.writeBack = { replies.bytes += $0 } }
             return terminal
         }
@@ -170,9 +178,34 @@ struct LibvtermConformanceTests {
                 case "reset":
                     // libvterm's hard reset through its API: a power-on terminal.
                     terminal = fresh()
+                case "want" where step["layer"] as? String == "screen":
+                    var sense = true
+                    for flag in step["flags"] as? String ?? "" {
+                        switch flag {
+                        case "+": sense = true
+                        case "-": sense = false
+                        case "r":
+                            reflow = sense
+                            terminal.reflowsOnResize = sense
+                        case "b": scrollbackCallbacks = sense
+                        default: break  // damage, moverect, cursor and termprop traces
+                        }
+                    }
                 case "resize":
-                    rows = step["rows"] as? Int ?? rows
-                    columns = step["cols"] as? Int ?? columns
+                    let newRows = step["rows"] as? Int ?? rows
+                    let newColumns = step["cols"] as? Int ?? columns
+                    if scrollbackCallbacks && newRows > rows {
+                        // libvterm's test driver keeps no scrollback: its
+                        // `sb_popline` answers every pop with a made-up line,
+                        // "ABCDE" in the first five cells and the rest empty
+                        // (t/harness.c), and the scripts expect those lines
+                        // to come back when rows grow. The engine's
+                        // scrollback is real, so it gets as many such lines
+                        // as the rows can pull back, on top of what it holds.
+                        terminal.appendScrollbackLines(Array(repeating: "ABCDE", count: newRows - rows))
+                    }
+                    rows = newRows
+                    columns = newColumns
                     terminal.resize(columns: columns, rows: rows)
                 case "push":
                     let bytes = try #require(Data(hex: step["hex"] as? String ?? ""))
@@ -221,6 +254,23 @@ struct LibvtermConformanceTests {
                     let colors = parseRGBList(step["args"] as? String ?? "")
                     if colors.count > 0 { palette.defaultForeground = colors[0] }
                     if colors.count > 1 { palette.defaultBackground = colors[1] }
+                case "assert_lineinfo":
+                    // libvterm's line info: "dwl" (DECDWL and DECDHL rows),
+                    // "dhl" (DECDHL), "cont" (the row continues the one
+                    // above: that row is soft-wrapped).
+                    let row = step["row"] as? Int ?? 0
+                    let expected = (step["value"] as? String ?? "").split(separator: " ").map(String.init)
+                    var got: [String] = []
+                    let size = terminal.lineSize(row: row)
+                    if size != .single { got.append("dwl") }
+                    if size == .doubleHeightTop || size == .doubleHeightBottom { got.append("dhl") }
+                    let continues =
+                        row > 0
+                        ? terminal.isWrapped(row: row - 1)
+                        : terminal.scrollbackCount > 0
+                            && terminal.isWrapped(line: ScrollbackLine(terminal.scrollbackCount - 1))
+                    if continues { got.append("cont") }
+                    check(got == expected, "lineinfo \(row) expected \(expected) got \(got)")
                 case "assert_cell":
                     let result = compareCell(terminal, step, palette: palette)
                     check(result == nil, result ?? "")
