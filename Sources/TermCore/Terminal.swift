@@ -122,6 +122,20 @@ public final class Terminal {
         set { state.allowsClipboardRead = newValue }
     }
 
+    /// Whether ``resize(columns:rows:)`` (and DECCOLM) reflows the primary
+    /// screen. On, the default (as kitty, alacritty and Ghostty resize):
+    /// soft-wrapped lines re-wrap at the new width and the cursor stays on its
+    /// character. Off (as a terminal without reflow, such as libvterm without
+    /// `vterm_screen_enable_reflow`): every row stays one row, cut at the new
+    /// width or padded with blanks, and the cursor keeps its row with its
+    /// column clamped to the screen. Either way lines go into the scrollback
+    /// when rows shrink and come back when rows grow; the alternate screen is
+    /// never reflowed. Kept across ``reset()``.
+    public var reflowsOnResize: Bool {
+        get { state.reflowsOnResize }
+        set { state.reflowsOnResize = newValue }
+    }
+
     /// Answers an OSC 52 read request with the clipboard's content.
     public func answerClipboardRead(selection: String, data: [UInt8]) {
         guard writeBack != nil else { return }
@@ -182,6 +196,7 @@ public final class Terminal {
         state.wantsReplies = previous.wantsReplies
         state.wantsEvents = previous.wantsEvents
         state.allowsClipboardRead = previous.allowsClipboardRead
+        state.reflowsOnResize = previous.reflowsOnResize
         state.palette = configuredPalette
         state.cellPixelWidth = previous.cellPixelWidth
         state.cellPixelHeight = previous.cellPixelHeight
@@ -191,8 +206,10 @@ public final class Terminal {
     /// Changes the size. The primary screen reflows: soft-wrapped lines
     /// re-wrap at the new width (wide characters are never split), lines go
     /// into the scrollback when rows shrink and come back when rows grow, and
-    /// the cursor stays on its character. The alternate screen is cut or
-    /// padded, not reflowed. Margins reset to the full screen.
+    /// the cursor stays on its character. With ``reflowsOnResize`` off, rows
+    /// are cut or padded instead and the cursor column is clamped. The
+    /// alternate screen is cut or padded, not reflowed. Margins reset to the
+    /// full screen.
     /// - Precondition: both sizes are 1…1000.
     /// - Complexity: O(cells in the scrollback and on the screen).
     public func resize(columns: Int, rows: Int) {

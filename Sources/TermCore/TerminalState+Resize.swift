@@ -1,6 +1,7 @@
 // Resizing, with reflow of the primary screen (soft-wrapped lines re-wrap at
 // the new width) and none of the alternate screen, as xterm, kitty and
-// alacritty behave.
+// alacritty behave. With `reflowsOnResize` off the primary screen's rows are
+// cut or padded instead, as libvterm does without `vterm_screen_enable_reflow`.
 
 extension TerminalState {
     /// One logical line: the characters of rows joined by soft wraps.
@@ -8,6 +9,10 @@ extension TerminalState {
         var characters: [(cell: Cell, width: Int)] = []
         var mark: SemanticMark?
     }
+
+    /// A row of the resized primary screen or its scrollback, before it is
+    /// placed into the new grid.
+    private typealias PhysicalRow = (cells: [Cell], flags: RowFlags, mark: SemanticMark?)
 
     /// Resizes both screens. The primary screen reflows; lines leave for the
     /// scrollback when rows shrink and come back when rows grow; the cursor
@@ -18,7 +23,10 @@ extension TerminalState {
         let wasAlternate = isAlternateScreen
         if wasAlternate { swap(&active, &inactive) }  // primary is now `active`
         var primaryCursor = wasAlternate ? (savedPrimary?.cursor ?? Cursor()) : cursor
-        let newPrimary = reflowPrimary(columns: newColumns, rows: newRows, cursor: &primaryCursor)
+        let newPrimary =
+            reflowsOnResize
+            ? reflowPrimary(columns: newColumns, rows: newRows, cursor: &primaryCursor)
+            : cutPrimary(columns: newColumns, rows: newRows, cursor: &primaryCursor)
         var alternateCursor = wasAlternate ? cursor : Cursor()
         let newAlternate = resizeAlternate(columns: newColumns, rows: newRows, cursor: &alternateCursor)
         active = wasAlternate ? newAlternate : newPrimary
@@ -52,11 +60,7 @@ extension TerminalState {
         let old = active
         // 1. Logical lines from the scrollback and the screen, up to the last
         //    row with content or the cursor, whichever is lower.
-        var lastRow = cursor.row
-        for row in stride(from: rows - 1, to: cursor.row, by: -1) where !isBlankRow(old.readRow(row)) {
-            lastRow = row
-            break
-        }
+        let lastRow = lastKeptRow(cursor: cursor)
         var lines: [LogicalLine] = []
         var current = LogicalLine()
         var cursorLine = 0
@@ -105,7 +109,7 @@ extension TerminalState {
         if !current.characters.isEmpty || current.mark != nil { lines.append(current) }
 
         // 2. Re-wrap every logical line at the new width.
-        var physical: [(cells: [Cell], wrapped: Bool, mark: SemanticMark?)] = []
+        var physical: [PhysicalRow] = []
         var newCursorRow = 0
         var newCursorCol = 0
         var newPendingWrap = false
@@ -123,7 +127,7 @@ extension TerminalState {
             }
             func flush(wrapped: Bool) {
                 row += [Cell](repeating: .empty, count: newColumns - row.count)
-                physical.append((row, wrapped, rowsOfLine == 0 ? line.mark : nil))
+                physical.append((row, wrapped ? .wrapped : [], rowsOfLine == 0 ? line.mark : nil))
                 rowsOfLine += 1
                 row.removeAll(keepingCapacity: true)
             }
@@ -168,9 +172,71 @@ extension TerminalState {
             }
             flush(wrapped: false)
         }
-        if physical.isEmpty { physical.append(([Cell](repeating: .empty, count: newColumns), false, nil)) }
+        if physical.isEmpty { physical.append(([Cell](repeating: .empty, count: newColumns), [], nil)) }
+        // 3. Place the rows on the new screen and in the scrollback.
+        cursor = Cursor(row: newCursorRow, col: newCursorCol, pendingWrap: newPendingWrap)
+        return place(physical, screenTop: newScreenTop, columns: newColumns, rows: newRows, cursor: &cursor)
+    }
 
-        // 3. The screen starts where the old one did (libvterm's choice:
+    /// Builds the primary grid without reflow: each row (scrollback lines
+    /// too) stays one row, cut at the new width or padded with blanks, as
+    /// libvterm's `resize_buffer` does with reflow off. The cursor keeps its
+    /// row; its column is clamped, except that a pending wrap on a widened
+    /// screen becomes the column after the last character (libvterm's
+    /// 16state_resize "Resize grow doesn't cancel phantom", and what the
+    /// reflowing path does).
+    private func cutPrimary(columns newColumns: Int, rows newRows: Int, cursor: inout Cursor) -> Grid {
+        let old = active
+        let lastRow = lastKeptRow(cursor: cursor)
+        let width = min(columns, newColumns)
+        var physical: [PhysicalRow] = []
+        physical.reserveCapacity(old.historyCount + lastRow + 1)
+        for index in 0..<(old.historyCount + lastRow + 1) {
+            let isScreen = index >= old.historyCount
+            let cells = isScreen ? old.readRow(index - old.historyCount) : UnsafePointer(old.historyRow(index))
+            var flags = isScreen ? old.flags(index - old.historyCount) : old.historyFlags(index)
+            let mark = isScreen ? old.mark(index - old.historyCount) : old.historyMark(index)
+            var row = [Cell](repeating: .empty, count: newColumns)
+            for col in 0..<width { row[col] = cells[col] }
+            if width < columns && row[width - 1].width == .wide {
+                // A wide character cut at the new edge is blanked.
+                row[width - 1] = Cell.blank(styleID: row[width - 1].styleID)
+            } else if newColumns > columns && row[columns - 1].width == .wrapSpacer {
+                // The spacer kept the place of a wide character that wrapped;
+                // the column is no longer at the edge.
+                row[columns - 1] = .empty
+            }
+            if newColumns != columns {
+                // The row no longer ends where it continued on the next row:
+                // joining the two would lose or invent text.
+                flags.remove(.wrapped)
+            }
+            physical.append((row, flags, mark))
+        }
+        let offset = cursor.col + (cursor.pendingWrap ? 1 : 0)
+        if cursor.pendingWrap && offset < newColumns {
+            cursor.col = offset
+            cursor.pendingWrap = false
+        } else if cursor.col >= newColumns {
+            cursor.col = newColumns - 1
+            cursor.pendingWrap = false
+        }
+        cursor.row += old.historyCount
+        return place(physical, screenTop: old.historyCount, columns: newColumns, rows: newRows, cursor: &cursor)
+    }
+
+    /// Builds the new primary grid from its rows, scrollback first.
+    /// `screenTop` is the index in `physical` of the old screen's top row;
+    /// `cursor` comes in with its row as an index in `physical` and goes out
+    /// on the new screen.
+    private func place(
+        _ physical: [PhysicalRow], screenTop newScreenTop: Int, columns newColumns: Int, rows newRows: Int,
+        cursor: inout Cursor
+    ) -> Grid {
+        let old = active
+        let newCursorRow = cursor.row
+
+        // The screen starts where the old one did (libvterm's choice:
         //    widening leaves blank rows at the bottom rather than pulling
         //    history down), moved up by the rows gained (lines come
         //    back from the scrollback) and down as far as needed to keep the
@@ -190,19 +256,28 @@ extension TerminalState {
             source.cells.withUnsafeBufferPointer {
                 grid.historyRow(index).update(from: $0.baseAddress!, count: newColumns)
             }
-            grid.setHistoryFlags(index, source.wrapped ? .wrapped : [])
+            grid.setHistoryFlags(index, source.flags)
             grid.setHistoryMark(index, source.mark)
         }
         for row in 0..<newRows where screenStart + row < physical.count {
             let source = physical[screenStart + row]
             source.cells.withUnsafeBufferPointer { grid.row(row).update(from: $0.baseAddress!, count: newColumns) }
-            grid.setFlags(row, source.wrapped ? .wrapped : [])
+            grid.setFlags(row, source.flags)
             grid.setMark(row, source.mark)
         }
         cursor.row = min(max(0, newCursorRow - screenStart), newRows - 1)
-        cursor.col = min(newCursorCol, newColumns - 1)
-        cursor.pendingWrap = newPendingWrap
+        cursor.col = min(cursor.col, newColumns - 1)
         return grid
+    }
+
+    /// The last primary row a resize keeps: the last one with content, or the
+    /// cursor's row when that is lower. Blank rows below go first when rows
+    /// shrink.
+    private func lastKeptRow(cursor: Cursor) -> Int {
+        for row in stride(from: rows - 1, to: cursor.row, by: -1) where !isBlankRow(active.readRow(row)) {
+            return row
+        }
+        return cursor.row
     }
 
     /// The alternate screen keeps its rows as they are, cut or padded; when

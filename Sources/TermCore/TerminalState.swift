@@ -69,6 +69,9 @@ struct TerminalState {
     /// The OSC 7 working directory.
     var workingDirectory: String?
     var allowsClipboardRead = false
+    /// Whether a resize re-wraps the primary screen's soft-wrapped lines
+    /// (``Terminal/reflowsOnResize``).
+    var reflowsOnResize = true
 
     /// The last OSC 0/2 title and OSC 0/1 icon name, as received.
     var title: String?

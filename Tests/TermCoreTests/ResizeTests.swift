@@ -1,5 +1,6 @@
-import TermCore
 import Testing
+
+@testable import TermCore
 
 @Suite("Resize and reflow")
 struct ResizeTests {
@@ -104,6 +105,84 @@ struct ResizeTests {
         t.resize(columns: 3, rows: 3)
         #expect(t.cellAt(1, 0).text == "d")
         #expect(t.cellAt(1, 0).style.foreground == .indexed(1))
+    }
+
+    // MARK: reflowsOnResize off
+
+    /// A terminal that does not reflow, fed with `input`.
+    func unreflowed(_ columns: Int, _ rows: Int, _ input: String) -> Terminal {
+        let t = Terminal(columns: columns, rows: rows, scrollback: 100)
+        t.reflowsOnResize = false
+        t.feed(input)
+        return t
+    }
+
+    @Test func reflowIsOnByDefaultAndSurvivesReset() {
+        let t = Terminal(columns: 10, rows: 4)
+        #expect(t.reflowsOnResize)
+        t.reflowsOnResize = false
+        t.reset()
+        #expect(!t.reflowsOnResize)
+    }
+
+    @Test func withoutReflowNarrowingCutsRowsAndClampsTheCursor() {
+        let t = unreflowed(10, 4, "abcdefghij\r\nxy\(CSI)1;9H")
+        t.resize(columns: 4, rows: 4)
+        #expect(t.screenLines == ["abcd", "xy", "", ""])
+        #expect(!t.isWrapped(row: 0))
+        #expect(t.at == [0, 3])
+    }
+
+    @Test func withoutReflowWideningKeepsSoftWrappedRowsApart() {
+        let t = unreflowed(4, 4, "abcdefghij\r\nxy")
+        t.resize(columns: 10, rows: 4)
+        #expect(t.screenLines == ["abcd", "efgh", "ij", "xy"])
+        #expect(!t.isWrapped(row: 0) && !t.isWrapped(row: 1))
+        #expect(t.at == [3, 2])
+    }
+
+    @Test func withoutReflowAWideCharacterCutAtTheEdgeIsBlanked() {
+        let t = unreflowed(4, 2, "ab漢")
+        t.resize(columns: 3, rows: 2)
+        #expect(t.screenLine(0) == "ab")
+        #expect(t.cellAt(0, 2).scalars.isEmpty && t.cellAt(0, 2).width == .narrow)
+    }
+
+    @Test func withoutReflowAPendingWrapMovesIntoTheNewColumns() {
+        // libvterm 16state_resize "Resize grow doesn't cancel phantom".
+        let t = unreflowed(10, 2, "abcdefghij")
+        #expect(t.cursor.pendingWrap)
+        t.resize(columns: 12, rows: 2)
+        #expect(t.at == [0, 10] && !t.cursor.pendingWrap)
+        t.feed("k")
+        #expect(t.screenLines == ["abcdefghijk", ""])
+    }
+
+    @Test func withoutReflowRowsStillMoveThroughTheScrollback() {
+        let t = unreflowed(10, 4, "1\r\n2\r\n3\r\n4")
+        t.resize(columns: 8, rows: 2)
+        #expect(t.screenLines == ["3", "4"])
+        #expect(t.scrollbackLines == ["1", "2"])
+        t.resize(columns: 8, rows: 4)
+        #expect(t.screenLines == ["1", "2", "3", "4"])
+        #expect(t.at == [3, 1])
+    }
+
+    @Test func withoutReflowLineSizesStay() {
+        let t = unreflowed(10, 2, "\(ESC)#6ab")
+        t.resize(columns: 8, rows: 3)
+        #expect(t.lineSize(row: 0) == .doubleWidth)
+    }
+
+    /// The hook the libvterm harness stands in for its driver's scrollback with.
+    @Test func appendedScrollbackLinesComeBackWhenRowsGrow() {
+        let t = terminal(10, 2, "top\r\nbottom")
+        t.appendScrollbackLines(["ABCDE", "ABCDE"])
+        #expect(t.screenLines == ["top", "bottom"])
+        #expect(t.scrollbackLines == ["ABCDE", "ABCDE"])
+        t.resize(columns: 10, rows: 3)
+        #expect(t.screenLines == ["ABCDE", "top", "bottom"])
+        #expect(t.at == [2, 6])
     }
 
     @Test func resizeOf10000LinesOfScrollbackWorks() {

@@ -1,0 +1,60 @@
+// Internal hooks for tests (`@testable import TermCore`): none of this is
+// public API.
+
+extension Terminal {
+    /// Adds lines of narrow characters at the newest end of the primary
+    /// screen's scrollback, as if they had scrolled off the top just now,
+    /// without changing the screen or the cursor. The oldest lines go when
+    /// the scrollback limit is reached; a line longer than the screen is cut.
+    ///
+    /// The libvterm conformance harness uses it to stand in for libvterm's
+    /// test driver, whose `sb_popline` callback answers every pop with a
+    /// made-up "ABCDE" line: its scripts expect those lines back when rows
+    /// grow.
+    /// - Precondition: every character is one column wide.
+    /// - Complexity: O(cells in the scrollback and on the screen).
+    func appendScrollbackLines(_ lines: [String]) {
+        let rows = lines.map { line in
+            var cells = [Cell](repeating: .empty, count: columns)
+            for (col, scalar) in line.unicodeScalars.prefix(columns).enumerated() {
+                precondition(state.widths.width(of: scalar.value) == 1, "only narrow characters")
+                cells[col] = Cell(scalar: scalar.value, width: .narrow, styleID: 0)
+            }
+            return cells
+        }
+        changedSinceSnapshot = true
+        primaryRowCache = []
+        state.appendScrollback(rows)
+    }
+}
+
+extension TerminalState {
+    /// Rebuilds the primary grid with `lines` (each `columns` cells) after
+    /// its scrollback lines; see ``Terminal/appendScrollbackLines(_:)``.
+    mutating func appendScrollback(_ lines: [[Cell]]) {
+        let old = primary
+        var grid = Grid(columns: columns, rows: rows, scrollbackLimit: old.scrollbackLimit)
+        let total = old.historyCount + lines.count
+        let kept = min(total, old.scrollbackLimit)
+        let dropped = total - kept
+        grid.setHistoryCount(kept)
+        for index in 0..<kept {
+            let source = index + dropped
+            if source < old.historyCount {
+                grid.historyRow(index).update(from: old.historyRow(source), count: columns)
+                grid.setHistoryFlags(index, old.historyFlags(source))
+                grid.setHistoryMark(index, old.historyMark(source))
+            } else {
+                lines[source - old.historyCount].withUnsafeBufferPointer {
+                    grid.historyRow(index).update(from: $0.baseAddress!, count: columns)
+                }
+            }
+        }
+        for row in 0..<rows {
+            grid.row(row).update(from: old.readRow(row), count: columns)
+            grid.setFlags(row, old.flags(row))
+            grid.setMark(row, old.mark(row))
+        }
+        if isAlternateScreen { inactive = grid } else { active = grid }
+    }
+}
