@@ -80,7 +80,7 @@ extension TerminalState: VTHandler {
         }
     }
 
-    mutating func csiDispatch(_ sequence: ControlSequence) {
+    mutating func csiDispatch(_ sequence: borrowing ControlSequence) {
         // The parts tested below, read once: a borrowed sequence cannot be
         // captured by the conditions' autoclosures.
         let prefix = sequence.prefix

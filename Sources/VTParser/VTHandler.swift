@@ -24,7 +24,7 @@ public protocol VTHandler {
     mutating func escDispatch(_ intermediates: Intermediates, final: UInt8)
 
     /// A control sequence: `CSI` prefix params intermediates final.
-    mutating func csiDispatch(_ sequence: ControlSequence)
+    mutating func csiDispatch(_ sequence: borrowing ControlSequence)
 
     /// A complete operating system command (the bytes between `OSC` and its
     /// terminator, BEL or ST). Strings over ``VTParser/Limits/oscBytes`` are
@@ -49,7 +49,7 @@ extension VTHandler {
     @inlinable public mutating func print(_ scalar: UInt32) {}
     @inlinable public mutating func execute(_ control: UInt8) {}
     @inlinable public mutating func escDispatch(_ intermediates: Intermediates, final: UInt8) {}
-    @inlinable public mutating func csiDispatch(_ sequence: ControlSequence) {}
+    @inlinable public mutating func csiDispatch(_ sequence: borrowing ControlSequence) {}
     @inlinable public mutating func oscDispatch(_ data: UnsafeBufferPointer<UInt8>) {}
     @inlinable public mutating func dcsHook(_ sequence: ControlSequence) {}
     @inlinable public mutating func dcsPut(_ bytes: UnsafeBufferPointer<UInt8>) {}

@@ -552,25 +552,28 @@ public struct VTParser: Sendable {
 
     /// CSI fast path: parameter bytes (digits, `;`, `:`) and the final byte,
     /// the whole of most sequences (SGR, CUP), without the general chart.
-    /// The sequence being read lives in locals until it is dispatched or
-    /// leaves the fast path: reading the parser's fields back right after
-    /// writing them byte by byte stalled on store forwarding, a third of the
-    /// parser's time on SGR-heavy output. `resuming` is false right after
-    /// `ESC [` in ground (a fresh sequence) and true when continuing one that
-    /// an earlier feed or the byte-at-a-time path started. Separators store
-    /// values as `parameter` and `commitParameter` would; anything else (a
-    /// prefix, an intermediate, a control, non-ASCII) goes through `step`.
+    /// `resuming` is false right after `ESC [` in ground (a fresh sequence)
+    /// and true when continuing one that an earlier feed or the byte-at-a-time
+    /// path started. The parameter being read, its index and the flag words
+    /// stay in locals, written back whole when the sequence ends or leaves
+    /// the fast path: reading fields back right after narrower stores to them
+    /// stalls on store forwarding, which cost a third of the parser's time on
+    /// SGR- and CUP-heavy output. Separators store values as `parameter` and
+    /// `commitParameter` would; anything else (a prefix, an intermediate, a
+    /// control, non-ASCII) goes through `step`.
     @inlinable @inline(__always)
     mutating func consumeCSI<H: VTHandler>(
         _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ handler: inout H, resuming: Bool
     ) -> Int {
+        if !resuming { sequence.reset() }
         var index = start
-        var current = resuming ? sequence : ControlSequence()
         var value = resuming ? accumulator : 0
         var hasDigits = resuming ? accumulatorHasDigits : false
         var position = resuming ? paramIndex : 0
         var seenParameters = resuming ? hasParams : false
         var entry = resuming ? state : .csiEntry
+        var present = resuming ? sequence.present : 0
+        var colons = resuming ? sequence.colonAfter : 0
         while index < end {
             let byte = base[index]
             let digit = byte &- 0x30
@@ -585,15 +588,15 @@ public struct VTParser: Sendable {
             if byte == UInt8(ascii: ";") || byte == UInt8(ascii: ":") {
                 seenParameters = true
                 entry = .csiParam
-                if !current.storedOverflow {
-                    current.setValue(UInt16(truncatingIfNeeded: min(value, 0xFFFF)), at: position)
-                    if hasDigits { current.present |= bit }
+                if !sequence.storedOverflow {
+                    sequence.setValue(UInt16(truncatingIfNeeded: min(value, 0xFFFF)), at: position)
+                    if hasDigits { present |= bit }
                 }
                 if position &+ 1 < ControlSequence.maxParams {
-                    if byte == UInt8(ascii: ":") { current.colonAfter |= bit }
+                    if byte == UInt8(ascii: ":") { colons |= bit }
                     position &+= 1
                 } else {
-                    current.storedOverflow = true
+                    sequence.storedOverflow = true
                 }
                 value = 0
                 hasDigits = false
@@ -605,23 +608,27 @@ public struct VTParser: Sendable {
                 entry = .csiParam
             }
             if byte >= 0x40 && byte <= 0x7E {
-                // finishParameters, on the local sequence.
-                if !current.storedOverflow {
-                    current.setValue(UInt16(truncatingIfNeeded: min(value, 0xFFFF)), at: position)
-                    if hasDigits { current.present |= bit }
+                // finishParameters, from the locals.
+                if !sequence.storedOverflow {
+                    sequence.setValue(UInt16(truncatingIfNeeded: min(value, 0xFFFF)), at: position)
+                    if hasDigits { present |= bit }
+                } else {
+                    counters.overflowedParameterLists += 1
                 }
-                current.storedCount = seenParameters ? position &+ 1 : 0
-                current.storedFinal = byte
-                if current.storedOverflow { counters.overflowedParameterLists += 1 }
-                handler.csiDispatch(current)
+                let count = seenParameters ? position &+ 1 : 0
+                sequence.shape = SIMD2(UInt64(present) | UInt64(colons) << 32, UInt64(truncatingIfNeeded: count))
+                sequence.storedFinal = byte
+                accumulator = 0
+                accumulatorHasDigits = false
                 state = .ground
+                handler.csiDispatch(sequence)
                 return index &+ 1
             }
-            storeCSI(current, value, hasDigits, position, seenParameters, entry)
+            storeCSI(value, hasDigits, position, seenParameters, entry, present, colons)
             step(byte, &handler)
             return index &+ 1
         }
-        storeCSI(current, value, hasDigits, position, seenParameters, entry)
+        storeCSI(value, hasDigits, position, seenParameters, entry, present, colons)
         return index
     }
 
@@ -629,10 +636,10 @@ public struct VTParser: Sendable {
     /// or the next feed to continue the sequence.
     @inlinable @inline(__always)
     mutating func storeCSI(
-        _ current: ControlSequence, _ value: UInt32, _ hasDigits: Bool, _ position: Int, _ seenParameters: Bool,
-        _ entry: State
+        _ value: UInt32, _ hasDigits: Bool, _ position: Int, _ seenParameters: Bool, _ entry: State,
+        _ present: UInt32, _ colons: UInt32
     ) {
-        sequence = current
+        sequence.parameterBits = UInt64(present) | UInt64(colons) << 32
         accumulator = value
         accumulatorHasDigits = hasDigits
         paramIndex = position

@@ -28,7 +28,7 @@ struct Recorder: VTHandler {
         if intermediates.count > 1 { name += String(UnicodeScalar(intermediates.second)) }
         events.append(name + String(UnicodeScalar(final)))
     }
-    mutating func csiDispatch(_ sequence: ControlSequence) {
+    mutating func csiDispatch(_ sequence: borrowing ControlSequence) {
         flush()
         events.append("csi " + describe(sequence))
     }
