@@ -33,7 +33,7 @@ extension TerminalState {
             let url = TitleSanitizer.sanitize(text, limit: Self.maxWorkingDirectoryLength)
             workingDirectory = url
             emit(.workingDirectoryChanged(url))
-        case 8: hyperlinkCommand(String(decoding: text, as: UTF8.self))
+        case 8: hyperlinkCommand(text)
         case 9:
             // iTerm2's notification. ConEmu reuses OSC 9 with a numeric
             // sub-command (`9;4;…` progress): those are not notifications.
@@ -183,30 +183,38 @@ extension TerminalState {
 
     /// OSC 8 ; params ; URI: the following characters link to URI (the empty
     /// URI ends the link). `params` is `key=value` pairs split by `:`; only
-    /// `id` has a meaning.
-    mutating func hyperlinkCommand(_ text: String) {
-        guard let separator = text.firstIndex(of: ";") else { return }
-        let parameters = text[..<separator]
-        let uri = text[text.index(after: separator)...]
+    /// `id` has a meaning (the last one wins). Read as bytes: a link printed
+    /// before is found without making strings.
+    mutating func hyperlinkCommand(_ text: UnsafeBufferPointer<UInt8>) {
+        guard let separator = text.firstIndex(of: UInt8(ascii: ";")) else { return }
+        let uri = UnsafeBufferPointer(rebasing: text[(separator + 1)...])
         guard !uri.isEmpty else {
             penLink = 0
             return
         }
-        guard uri.utf8.count <= HyperlinkTable.maxURIBytes else {
+        guard uri.count <= HyperlinkTable.maxURIBytes else {
             counters.droppedHyperlinks += 1
             penLink = 0
             return
         }
-        var id: String?
-        for pair in parameters.split(separator: ":") where pair.hasPrefix("id=") {
-            id = String(pair.dropFirst(3))
+        var linkID: UnsafeBufferPointer<UInt8>?
+        var start = 0
+        while start <= separator {
+            var end = start
+            while end < separator && text[end] != UInt8(ascii: ":") { end += 1 }
+            let pair = UnsafeBufferPointer(rebasing: text[start..<end])
+            if pair.count >= 3 && pair[0] == UInt8(ascii: "i") && pair[1] == UInt8(ascii: "d")
+                && pair[2] == UInt8(ascii: "=")
+            {
+                linkID = UnsafeBufferPointer(rebasing: pair[3...])
+            }
+            start = end + 1
         }
-        let link = Hyperlink(uri: String(uri), id: id)
-        if let linkID = hyperlinks.id(for: link) {
-            penLink = linkID
+        if let id = hyperlinks.id(uri: uri, linkID: linkID) {
+            penLink = id
         } else {
             compactHyperlinks()
-            penLink = hyperlinks.id(for: link) ?? 0
+            penLink = hyperlinks.id(uri: uri, linkID: linkID) ?? 0
         }
     }
 
