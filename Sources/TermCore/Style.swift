@@ -189,7 +189,11 @@ struct StyleTable {
             pairIDs = []
             return
         }
-        pairIDs = [UInt16](repeating: 0, count: 257 * 257)
+        if pairIDs.count == 257 * 257 {
+            pairIDs.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        } else {
+            pairIDs = [UInt16](repeating: 0, count: 257 * 257)
+        }
         for id in 1..<styles.count {
             if let pair = Self.pairIndex(Self.packed(styles[id])) { pairIDs[pair] = UInt16(id) }
         }
@@ -202,25 +206,38 @@ struct StyleTable {
     }
 
     private mutating func rebuildIndex(capacity: Int) {
-        slots = [UInt32](repeating: 0, count: capacity)
+        if capacity == slots.count {
+            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        } else {
+            slots = [UInt32](repeating: 0, count: capacity)
+        }
         mask = capacity - 1
         for id in styles.indices { insertIntoIndex(id: id) }
     }
 
-    /// Keeps only the styles `isUsed` says are referenced; returns the map from
-    /// old id to new id.
-    mutating func compact(keeping isUsed: [Bool]) -> [UInt16] {
-        var remap = [UInt16](repeating: 0, count: styles.count)
-        var kept: [Style] = [Style()]
-        for id in 1..<styles.count where isUsed[id] {
-            remap[id] = UInt16(kept.count)
-            kept.append(styles[id])
+    /// Keeps only the styles in use and renumbers them. `markUsed` is called
+    /// with a function to report each id in use; `renumber` then gets the map
+    /// from old id to new one. The index's slots (at least twice as many as
+    /// there are styles) hold that map before the index is made anew, so a
+    /// compaction in the middle of a feed allocates nothing.
+    mutating func compact(
+        markUsed: ((UInt16) -> Void) -> Void, renumber: (UnsafeBufferPointer<UInt32>) -> Void
+    ) {
+        slots.withUnsafeMutableBufferPointer { map in
+            map.update(repeating: 0)
+            markUsed { map[Int($0)] = 1 }
+            map[0] = 0  // the default style keeps id 0
+            var next = 1
+            for id in 1..<styles.count where map[id] != 0 {
+                map[id] = UInt32(next)
+                styles[next] = styles[id]
+                next += 1
+            }
+            styles.removeSubrange(next...)
+            renumber(UnsafeBufferPointer(map))
         }
-        styles = kept
-        var capacity = 256
-        while capacity < styles.count * 2 { capacity *= 2 }
-        rebuildIndex(capacity: capacity)
+        // The index keeps its size: the table filled it once and will again.
+        rebuildIndex(capacity: slots.count)
         rebuildPairTable()
-        return remap
     }
 }

@@ -114,9 +114,13 @@ extension TerminalState {
     /// OSC 10/11/12 ; spec…: foreground, background, cursor colour; each
     /// further parameter moves to the next of the three (xterm).
     mutating func dynamicColorCommand(_ command: Int, _ text: String) {
-        for (offset, part) in text.split(separator: ";", omittingEmptySubsequences: false).enumerated() {
-            let which = command + offset
-            guard which <= 12 else { break }
+        // The parts between semicolons, walked without an array: programs
+        // query these colours at every start.
+        var rest = Substring(text)
+        var which = command
+        while which <= 12 {
+            let separator = rest.firstIndex(of: ";")
+            let part = rest[..<(separator ?? rest.endIndex)]
             if part == "?" {
                 let color: RGB
                 switch which {
@@ -124,7 +128,8 @@ extension TerminalState {
                 case 11: color = palette.defaultBackground
                 default: color = palette.cursor
                 }
-                reply("\u{1B}]\(which);\(Self.colorSpec(color))\u{1B}\\")
+                // Made only when someone listens: programs query at every start.
+                if wantsReplies { reply("\u{1B}]\(which);\(Self.colorSpec(color))\u{1B}\\") }
             } else if let color = Self.parseColor(part) {
                 switch which {
                 case 10: palette.defaultForeground = color
@@ -132,6 +137,9 @@ extension TerminalState {
                 default: palette.cursor = color
                 }
             }
+            guard let separator else { break }
+            rest = rest[rest.index(after: separator)...]
+            which += 1
         }
     }
 

@@ -55,6 +55,7 @@ extension TerminalState {
 
     /// DSR (`CSI Ps n`): 5 status (OK), 6 cursor position (CPR).
     mutating func deviceStatusReport(_ request: Int) {
+        guard wantsReplies else { return }  // nothing to build for nobody
         switch request {
         case 5: reply("\u{1B}[0n")
         case 6: reply("\u{1B}[\(reportedRow + 1);\(reportedColumn + 1)R")
@@ -65,6 +66,7 @@ extension TerminalState {
     /// DEC-specific DSR (`CSI ? Ps n`): 6 extended cursor position (DECXCPR),
     /// 15 printer (none), 25 user-defined keys (locked), 26 keyboard (North American).
     mutating func decDeviceStatusReport(_ request: Int) {
+        guard wantsReplies else { return }
         switch request {
         case 6: reply("\u{1B}[?\(reportedRow + 1);\(reportedColumn + 1);1R")
         case 15: reply("\u{1B}[?13n")
@@ -83,6 +85,7 @@ extension TerminalState {
     /// DECRQM for ANSI modes (`CSI Ps $ p`): 1 set, 2 reset, 4 permanently
     /// reset, 0 not recognised.
     mutating func reportANSIMode(_ mode: Int) {
+        guard wantsReplies else { return }
         let value: Int
         switch mode {
         case 2: value = 4  // KAM: the keyboard is never locked
@@ -96,6 +99,7 @@ extension TerminalState {
 
     /// DECRQM for DEC private modes (`CSI ? Ps $ p`).
     mutating func reportDECMode(_ mode: Int) {
+        guard wantsReplies else { return }
         let value: Int
         if let isSet = decModeState(mode) {
             value = isSet ? 1 : 2
@@ -144,6 +148,7 @@ extension TerminalState {
     /// Answers `DCS $ q Pt ST` with `DCS 1 $ r <setting> ST`, or
     /// `DCS 0 $ r ST` for a setting the terminal does not report.
     mutating func answerStatusString(_ name: [UInt8]) {
+        guard wantsReplies else { return }
         let request = String(decoding: name, as: UTF8.self)
         let answer: String?
         switch request {
@@ -221,20 +226,22 @@ extension TerminalState {
     /// type into the shell.
     mutating func windowOperation(_ sequence: ControlSequence) {
         switch sequence[0] {
-        case 14:
-            reply("\u{1B}[4;\(rows * cellPixelHeight);\(columns * cellPixelWidth)t")
-        case 16:
-            reply("\u{1B}[6;\(cellPixelHeight);\(cellPixelWidth)t")
-        case 18:
-            reply("\u{1B}[8;\(rows);\(columns)t")
-        case 19:
-            reply("\u{1B}[9;\(rows);\(columns)t")
-        case 22:
-            pushTitle(which: sequence[1])
-        case 23:
-            popTitle(which: sequence[1])
-        default:
-            counters.unknownSequences += 1
+        case 14, 16, 18, 19: reportSize(sequence[0])
+        case 22: pushTitle(which: sequence[1])
+        case 23: popTitle(which: sequence[1])
+        default: counters.unknownSequences += 1
+        }
+    }
+
+    /// XTWINOPS 14/16 (text area and cell in pixels), 18/19 (text area and
+    /// screen in characters).
+    mutating func reportSize(_ operation: Int) {
+        guard wantsReplies else { return }  // nothing to build for nobody
+        switch operation {
+        case 14: reply("\u{1B}[4;\(rows * cellPixelHeight);\(columns * cellPixelWidth)t")
+        case 16: reply("\u{1B}[6;\(cellPixelHeight);\(cellPixelWidth)t")
+        case 18: reply("\u{1B}[8;\(rows);\(columns)t")
+        default: reply("\u{1B}[9;\(rows);\(columns)t")
         }
     }
 
@@ -246,6 +253,7 @@ extension TerminalState {
     /// 0x10 underlined, 0x20 inverse, 0x40 blinking, 0x80 bold; a plain space
     /// counts only as a row's first cell; the sum is negated, modulo 2^16.
     mutating func reportRectangleChecksum(_ sequence: ControlSequence) {
+        guard wantsReplies else { return }
         let id = sequence[0]
         guard let area = rectangle(sequence, from: 2) else {
             reply("\u{1B}P\(id)!~0000\u{1B}\\")

@@ -19,18 +19,23 @@ extension TerminalState {
     /// Drops styles no cell, pen or saved cursor refers to, and renumbers.
     /// - Complexity: O(cells stored), once per 65,536 new styles at most.
     mutating func compactStyles() {
-        var used = [Bool](repeating: false, count: styles.count)
-        for grid in [active, inactive] {
-            grid.forEachRow { row in
-                for col in 0..<columns { used[Int(row[col].styleID)] = true }
-            }
+        let columns = columns
+        let (primary, other) = (active, inactive)
+        func eachRow(_ body: (UnsafeMutablePointer<Cell>) -> Void) {
+            primary.forEachRow(body)
+            other.forEachRow(body)
         }
-        let remap = styles.compact(keeping: used)
-        for grid in [active, inactive] {
-            grid.forEachRow { row in
-                for col in 0..<columns { row[col].styleID = remap[Int(row[col].styleID)] }
-            }
-        }
+        styles.compact(
+            markUsed: { markUsed in
+                eachRow { row in
+                    for col in 0..<columns { markUsed(row[col].styleID) }
+                }
+            },
+            renumber: { map in
+                eachRow { row in
+                    for col in 0..<columns { row[col].styleID = UInt16(truncatingIfNeeded: map[Int(row[col].styleID)]) }
+                }
+            })
         counters.styleCompactions += 1
         tablesEpoch += 1
         // The pen and saved cursors hold styles by value: intern them again.

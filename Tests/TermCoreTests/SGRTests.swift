@@ -113,6 +113,22 @@ struct SGRTests {
         }
     }
 
+    @Test func compactionKeepsEveryOtherCellsStyle() {
+        // A plain row and a bold row, then 70,000 colours through one cell:
+        // the table compacts, and only that cell's style may change.
+        let t = Terminal(columns: 10, rows: 3, scrollback: 0)
+        var input = "plain\r\n\(CSI)1mbold\(CSI)0m"
+        for index in 0..<70_000 {
+            input += "\(CSI)3H\(CSI)38;2;\(index >> 16);\((index >> 8) & 0xFF);\(index & 0xFF)mX"
+        }
+        t.feed(input)
+        #expect(t.counters.styleCompactions >= 1)
+        #expect(t.cellAt(0, 0).style == Style())
+        #expect(t.cellAt(0, 9).style == Style())
+        #expect(t.cellAt(1, 0).style == Style(flags: .bold))
+        #expect(t.cellAt(2, 0).style.foreground == .rgb(1, 0x11, 0x6F))  // 69,999 = 0x1116F
+    }
+
     @Test func manyDistinctStylesNeverRunOut() {
         // Each truecolor cell is a new style; the table compacts when full,
         // so the newest colours stay right (SwiftTerm drops them).
