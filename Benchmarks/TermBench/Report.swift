@@ -142,8 +142,8 @@ struct Report {
         for size in runner.sizes {
             let rows = results.filter { $0.size == size }
             guard !rows.isEmpty else { continue }
-            text += heading + "\(size), \(runner.scrollback) lines of scrollback; median of \(runner.runs) run(s)"
-            text += " after \(runner.warmup) warm-up; MiB/s (higher is better)\n"
+            text += heading + "\(size), \(runner.scrollback) lines of scrollback; median of \(runner.runs) round(s), "
+            text += "engines interleaved, \(runner.warmup) warm-up feed per process; MiB/s (higher is better)\n"
             var header = ["corpus", subject] + referenceNames + ["best ref", "×best"]
             if let limitEngine { header.append(limitEngine) }
             var lines = [header]

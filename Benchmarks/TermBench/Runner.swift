@@ -61,6 +61,24 @@ struct Measurement {
     var screenMatchesSubject: Bool?
 }
 
+extension Measurement {
+    /// One engine's rounds on one file as one measurement: the median rate
+    /// and time, the fastest rate, and the memory figures of the last round
+    /// (every round feeds the same bytes into a fresh terminal); the first
+    /// failed round, if any.
+    static func combining(_ rounds: [Measurement]) -> Measurement {
+        guard let last = rounds.last else { return Measurement(engine: "") }
+        if let failed = rounds.first(where: { $0.error != nil }) { return failed }
+        var combined = last
+        combined.mibps = median(rounds.map(\.mibps))
+        combined.seconds = median(rounds.map(\.seconds))
+        combined.bestMibps = rounds.map(\.bestMibps).max() ?? last.bestMibps
+        combined.childMaxResidentKiB = rounds.map(\.childMaxResidentKiB).max() ?? last.childMaxResidentKiB
+        combined.peakResidentKiB = rounds.map(\.peakResidentKiB).max() ?? last.peakResidentKiB
+        return combined
+    }
+}
+
 /// One engine's whole-process race on one file at one size.
 struct RaceEntry {
     var engine: String
@@ -247,10 +265,17 @@ struct Runner {
             if files.isEmpty { log("termbench: no corpus in \(corpusDirectory)/\(size) (run Benchmarks/run.sh)") }
             for (name, path) in files {
                 let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-                var measurements: [Measurement] = []
-                for engine in usable {
-                    measurements.append(measure(engine, file: path, size: size))
+                // Rounds, each engine once per round: on a shared machine a
+                // slow spell then costs every engine a round, not one engine
+                // all of its runs (one process per engine per file swung a
+                // single engine's median by ±40%).
+                var rounds = [[Measurement]](repeating: [], count: usable.count)
+                for _ in 0..<runs {
+                    for (index, engine) in usable.enumerated() {
+                        rounds[index].append(measure(engine, file: path, size: size))
+                    }
                 }
+                var measurements = rounds.map(Measurement.combining)
                 let subjectScreen = measurements.first { $0.engine == "termengine" }?.screen
                 for index in measurements.indices {
                     let spec = usable[index]
@@ -274,7 +299,7 @@ struct Runner {
 
     func measure(_ engine: EngineSpec, file: String, size: TerminalSize) -> Measurement {
         var measurement = Measurement(engine: engine.name)
-        let argv = engine.feed(file, size) + ["--runs", String(runs), "--warmup", String(warmup)]
+        let argv = engine.feed(file, size) + ["--runs", "1", "--warmup", String(warmup)]
         do {
             let child = try spawnAndWait(argv, timeout: timeout)
             measurement.childMaxResidentKiB = child.maxResidentKiB
