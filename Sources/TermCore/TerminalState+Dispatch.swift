@@ -9,6 +9,10 @@ extension TerminalState: VTHandler {
         printScalar(scalar)
     }
 
+    mutating func printScalars(_ scalars: UnsafeBufferPointer<UInt32>) {
+        printRunOfScalars(scalars)
+    }
+
     mutating func execute(_ control: UInt8) {
         lastGraphic = nil  // REP repeats only a character that came just before it (xterm)
         switch control {

@@ -87,6 +87,63 @@ extension TerminalState {
         }
     }
 
+    /// Prints a run of scalars that are not ASCII, as `printScalar` would one
+    /// by one, with the cursor's row and right edge looked up once per row
+    /// rather than once per character: CJK text, box drawing and emoji come
+    /// in runs, and the per-character lookups were most of their cost. A
+    /// scalar the quick path does not cover (zero width, no room before the
+    /// edge) and every mode it leaves alone (clusters, insert, protection)
+    /// go through `printScalar`.
+    mutating func printRunOfScalars(_ scalars: UnsafeBufferPointer<UInt32>) {
+        guard !modes.graphemeClustering && !modes.insert && !protectedPen else {
+            for scalar in scalars { printScalar(scalar) }
+            return
+        }
+        var index = 0
+        while index < scalars.count {
+            if cursor.pendingWrap {
+                // The character after a pending wrap wraps, or joins the last
+                // one if it has no width: the general path decides.
+                printScalar(scalars[index])
+                index += 1
+                continue
+            }
+            let (row, flags) = active.rowAndFlags(cursor.row)
+            let edge = rightEdge(rowFlags: flags)
+            // On this row, while each character fits before the edge.
+            while index < scalars.count && !cursor.pendingWrap {
+                let scalar = scalars[index]
+                let width = widths.width(of: scalar)
+                let col = cursor.col
+                guard width > 0 && col + width - 1 <= edge else { break }
+                clearWideOverlap(row, from: col, count: width)
+                if width == 2 {
+                    var cell = Cell(content: scalar, styleID: penID, linkID: penLink)
+                    cell.content |= UInt32(Cell.Width.wide.rawValue) << Cell.widthShift
+                    row[col] = cell
+                    var tail = Cell(scalar: 0, width: .wideTail, styleID: penID)
+                    tail.linkID = penLink
+                    row[col + 1] = tail
+                } else {
+                    row[col] = Cell(content: scalar, styleID: penID, linkID: penLink)
+                }
+                lastGraphic = (scalar, width)
+                if col + width > edge {
+                    cursor.col = edge
+                    cursor.pendingWrap = modes.autowrap
+                } else {
+                    cursor.col = col + width
+                }
+                index += 1
+            }
+            // Past the edge, zero width, or no room: the general path.
+            if index < scalars.count && !cursor.pendingWrap {
+                printScalar(scalars[index])
+                index += 1
+            }
+        }
+    }
+
     /// Places one character (a scalar or a cluster content word) at the cursor.
     mutating func printCharacter(_ content: UInt32, width: Int) {
         if cursor.pendingWrap { wrapToNextLine() }

@@ -16,6 +16,10 @@ public protocol VTHandler {
     /// U+FFFD standing for invalid UTF-8). Never a control character.
     mutating func print(_ scalar: UInt32)
 
+    /// A run of printable scalars that are not ASCII, each as ``print(_:)``
+    /// would get it, in order. The buffer is only valid during the call.
+    mutating func printScalars(_ scalars: UnsafeBufferPointer<UInt32>)
+
     /// A C0 control (0x00–0x1F) or a C1 control (0x80–0x9F, received as its
     /// UTF-8 encoding) that is executed, not one that starts a sequence.
     mutating func execute(_ control: UInt8)
@@ -47,6 +51,9 @@ public protocol VTHandler {
 extension VTHandler {
     @inlinable public mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {}
     @inlinable public mutating func print(_ scalar: UInt32) {}
+    @inlinable public mutating func printScalars(_ scalars: UnsafeBufferPointer<UInt32>) {
+        for scalar in scalars { print(scalar) }
+    }
     @inlinable public mutating func execute(_ control: UInt8) {}
     @inlinable public mutating func escDispatch(_ intermediates: Intermediates, final: UInt8) {}
     @inlinable public mutating func csiDispatch(_ sequence: borrowing ControlSequence) {}

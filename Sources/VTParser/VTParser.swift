@@ -123,8 +123,9 @@ public struct VTParser: Sendable {
                 handler.execute(byte)  // C0 in ground (CR, LF, BS, HT…): no state change
                 index += 1
             } else if byte >= 0xC2, case let length = Self.decodeUTF8(base, index, end, &decoded), length > 0 {
-                handler.print(decoded)  // a whole, valid, printable UTF-8 sequence
-                index += length
+                // Whole, valid, printable UTF-8 sequences: the run of them
+                // goes out in one call.
+                index = consumeScalars(base, index + length, end, first: decoded, &handler)
             } else {
                 step(byte, &handler)
                 index += 1
@@ -132,6 +133,34 @@ public struct VTParser: Sendable {
             }
         }
         return index
+    }
+
+    /// The most scalars handed over in one ``VTHandler/printScalars(_:)`` call
+    /// (a buffer on the stack).
+    @usableFromInline static let scalarRunCapacity = 64
+
+    /// Decodes the run of whole, valid, printable non-ASCII UTF-8 sequences
+    /// after `first` (already decoded, ending at `start`) and hands them over
+    /// together. Returns the index after the run.
+    @inlinable
+    mutating func consumeScalars<H: VTHandler>(
+        _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, first: UInt32, _ handler: inout H
+    ) -> Int {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.scalarRunCapacity) { run in
+            run[0] = first
+            var count = 1
+            var index = start
+            var decoded: UInt32 = 0
+            while count < Self.scalarRunCapacity && index < end && base[index] >= 0xC2 {
+                let length = Self.decodeUTF8(base, index, end, &decoded)
+                guard length > 0 else { break }
+                run[count] = decoded
+                count += 1
+                index += length
+            }
+            handler.printScalars(UnsafeBufferPointer(rebasing: run[0..<count]))
+            return index
+        }
     }
 
     /// The end of the run of printable ASCII (0x20–0x7E) starting at `start`.

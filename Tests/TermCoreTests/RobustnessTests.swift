@@ -74,6 +74,29 @@ struct RobustnessTests {
         #expect(ScreenState(pieces) == ScreenState(whole))
     }
 
+    /// Runs of non-ASCII characters take a batched path when they arrive
+    /// whole and the one-scalar path when they arrive byte by byte: both must
+    /// draw the same screen, at the edges, in the margins, on double-width
+    /// rows, without autowrap, in insert mode and with mode 2027.
+    @Test(arguments: [(17, 5), (2, 3), (1, 2), (80, 24)])
+    func runsOfWideAndCombiningCharactersMatchOneByOne(columns: Int, rows: Int) {
+        var generator = SplitMix64(seed: UInt64(columns * 100 + rows))
+        let pieces: [String] = [
+            "漢字かな", "é\u{301}", "a\u{300}\u{301}", "😀", "👩\u{200D}👧", "🇫🇷", "☺\u{FE0F}", "─│┌┐", "ＡＢ", "x",
+            "\r\n", "\r", "\u{1B}[?7l", "\u{1B}[?7h", "\u{1B}[?69h\u{1B}[2;9s", "\u{1B}[?69l", "\u{1B}#6", "\u{1B}#5",
+            "\u{1B}[4h", "\u{1B}[4l", "\u{1B}[?2027h", "\u{1B}[?2027l", "\u{1B}[1;31m", "\u{1B}[0m", "\u{1B}[1\"q",
+            "\u{1B}[0\"q", "\u{1B}[H", "\u{1B}[3G", "\u{1B}[2;16H", "\u{1B}[5C",
+        ]
+        var text = ""
+        for _ in 0..<4_000 { text += pieces[Int(generator.next() % UInt64(pieces.count))] }
+        let input = Array(text.utf8)
+        let whole = Terminal(columns: columns, rows: rows, scrollback: 20)
+        whole.feed(input)
+        let byteByByte = Terminal(columns: columns, rows: rows, scrollback: 20)
+        for byte in input { byteByByte.feed([byte]) }
+        #expect(ScreenState(byteByByte) == ScreenState(whole))
+    }
+
     @Test func randomChunkSizesGiveTheSameScreen() {
         var generator = SplitMix64(seed: 99)
         for seed in 0..<5 {
