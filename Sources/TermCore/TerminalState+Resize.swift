@@ -1,7 +1,9 @@
 // Resizing, with reflow of the primary screen (soft-wrapped lines re-wrap at
-// the new width) and none of the alternate screen, as xterm, kitty and
-// alacritty behave. With `reflowsOnResize` off the primary screen's rows are
-// cut or padded instead, as libvterm does without `vterm_screen_enable_reflow`.
+// the new width) and none of the alternate screen, as kitty, alacritty,
+// Ghostty and libvterm with reflow enabled behave (xterm itself cuts rows
+// instead; issue #3 asks for reflow). With `reflowsOnResize` off the
+// primary screen's rows are cut or padded, as libvterm does without
+// `vterm_screen_enable_reflow`.
 
 extension TerminalState {
     /// One logical line: the characters of rows joined by soft wraps.
