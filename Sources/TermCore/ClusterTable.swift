@@ -45,3 +45,42 @@ struct ClusterTable {
         return remap
     }
 }
+
+/// Cluster extensions seen before: (cell content word << 32 | added scalar)
+/// → the id of the cluster they make. Direct-mapped: a key has one slot, a
+/// newer key in it replaces the older, and a miss only costs the full lookup.
+/// A `Dictionary` here spent most of a combining mark's time in SipHash.
+/// Allocated on first use (48 KiB), so text without marks pays nothing.
+struct ClusterExtensionCache {
+    static let capacity = 4096
+    /// Keys by slot (0 = empty: an added scalar is never 0).
+    private var keys: [UInt64] = []
+    private var ids: [UInt32] = []
+
+    @inline(__always)
+    static func slot(_ key: UInt64) -> Int {
+        // Multiplicative hash; the top 12 bits index the 4,096 slots.
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52)
+    }
+
+    func id(for key: UInt64) -> UInt32? {
+        guard !keys.isEmpty else { return nil }
+        let slot = Self.slot(key)
+        return keys[slot] == key ? ids[slot] : nil
+    }
+
+    mutating func insert(_ id: UInt32, for key: UInt64) {
+        if keys.isEmpty {
+            keys = [UInt64](repeating: 0, count: Self.capacity)
+            ids = [UInt32](repeating: 0, count: Self.capacity)
+        }
+        let slot = Self.slot(key)
+        keys[slot] = key
+        ids[slot] = id
+    }
+
+    mutating func removeAll() {
+        guard !keys.isEmpty else { return }
+        keys.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+    }
+}

@@ -279,7 +279,7 @@ extension TerminalState {
     /// cache of extensions seen before; nil (counted) past the length limit.
     mutating func clusterID(extending cell: Cell, with scalar: UInt32) -> UInt32? {
         let cacheKey = UInt64(cell.content & (Cell.valueMask | Cell.clusterFlag)) << 32 | UInt64(scalar)
-        if let id = clusterExtensions[cacheKey] { return id }
+        if let id = clusterExtensions.id(for: cacheKey) { return id }
         var scalars = cell.isCluster ? clusters[cell.value] : [cell.value]
         guard scalars.count < ClusterTable.maxScalars else {
             counters.droppedCombiningMarks += 1
@@ -290,8 +290,7 @@ extension TerminalState {
             counters.droppedCombiningMarks += 1
             return nil
         }
-        if clusterExtensions.count >= Self.maxClusterCacheEntries { clusterExtensions.removeAll(keepingCapacity: true) }
-        clusterExtensions[cacheKey] = id
+        clusterExtensions.insert(id, for: cacheKey)
         return id
     }
 

@@ -55,12 +55,9 @@ struct TerminalState {
 
     var styles = StyleTable()
     var clusters = ClusterTable()
-    /// Cluster extensions seen before: (cell content word << 32 | added scalar)
-    /// → the cluster's id, so a repeated "e" + U+0301 costs no array or hash
-    /// of arrays. Cleared when it reaches `maxClusterCacheEntries` and on
-    /// cluster compaction.
-    var clusterExtensions: [UInt64: UInt32] = [:]
-    static let maxClusterCacheEntries = 4096
+    /// Cluster extensions seen before, so a repeated "e" + U+0301 costs no
+    /// array or hash of arrays. Cleared on cluster compaction.
+    var clusterExtensions = ClusterExtensionCache()
     /// Display widths (a reference to the shared table).
     let widths = UnicodeWidth.shared
     var hyperlinks = HyperlinkTable()

@@ -16,6 +16,23 @@ struct GraphemeTests {
         terminal(columns, 2, (clustering ? "\(CSI)?2027h" : "") + text).cursor.position.column
     }
 
+    @Test func manyDistinctMarkedCharactersKeepTheirMarks() {
+        // 6,000 letters with two combining marks each: far more distinct
+        // (character, mark) steps than the extension cache has slots, so
+        // entries collide and are replaced; every cell must still be right.
+        func marked(_ index: Int) -> String {
+            let letter = Unicode.Scalar(UInt8(ascii: "a") + UInt8(index % 26))
+            let first = Unicode.Scalar(0x300 + UInt32(index / 26 % 112))!
+            let second = Unicode.Scalar(0x300 + UInt32(index % 7))!
+            return String(String.UnicodeScalarView([letter, first, second]))
+        }
+        let t = Terminal(columns: 100, rows: 60, scrollback: 0)
+        t.feed((0..<6_000).map(marked).joined())
+        for index in [0, 1, 25, 26, 2_911, 2_912, 4_095, 4_096, 5_999] {
+            #expect(t.cellAt(index / 100, index % 100).text == marked(index))
+        }
+    }
+
     @Test func modeIsOffByDefaultAndReported() {
         let t = terminal(10, 1)
         t.writeBack = { _ in }
