@@ -1,4 +1,5 @@
 import TermCore
+import TestSupport
 import Testing
 
 @Suite("Scrolling and scrollback")
@@ -76,5 +77,65 @@ struct ScrollingTests {
         #expect(t.at == [2, 2])
         let u = terminal(10, 5, "\(CSI)3;3H\(CSI)2;4r")
         #expect(u.at == [0, 0])
+    }
+}
+
+/// Region scrolls move entries of the grid's ring of rows: a short scroll of
+/// a contiguous region by moving them, anything else along the rotation's
+/// cycles. Random regions and counts, with the ring's start moved by
+/// full-screen scrolls so that regions also wrap around its end, are checked
+/// against a plain model of the rows.
+@Suite("Scrolling regions against a model")
+struct RegionScrollModelTests {
+    @Test(arguments: [0, 3, 7])
+    func randomRegionScrollsMatchAModel(scrollback: Int) {
+        let rows = 6
+        let t = Terminal(columns: 4, rows: rows, scrollback: scrollback)
+        var model = [String](repeating: "", count: rows)
+        var generator = SplitMix64(seed: UInt64(scrollback) + 1)
+        var label = 0
+        func relabel() {
+            var input = "\(CSI)r\(CSI)H"
+            for row in 0..<rows {
+                label += 1
+                model[row] = String(String(label % 10_000 + 10_000).dropFirst())
+                input += "\(CSI)\(row + 1)H" + model[row]
+            }
+            t.feed(input)
+        }
+        relabel()
+        for _ in 0..<400 {
+            switch generator.next() % 4 {
+            case 0:
+                relabel()
+            case 1:
+                // Full-screen line feeds at the bottom: the ring's start moves.
+                let lines = Int(generator.next() % 4) + 1
+                t.feed("\(CSI)r\(CSI)\(rows)H" + String(repeating: "\n", count: lines))
+                for _ in 0..<lines {
+                    model.removeFirst()
+                    model.append("")
+                }
+            default:
+                let top = Int(generator.next() % UInt64(rows - 1))
+                let bottom = top + 1 + Int(generator.next() % UInt64(rows - 1 - top))
+                let count = Int(generator.next() % UInt64(bottom - top + 2)) + 1
+                let up = generator.next() % 2 == 0
+                t.feed("\(CSI)\(top + 1);\(bottom + 1)r\(CSI)\(count)\(up ? "S" : "T")")
+                var region = Array(model[top...bottom])
+                let moved = min(count, region.count)
+                if up {
+                    region.removeFirst(moved)
+                    region += [String](repeating: "", count: moved)
+                } else {
+                    region.removeLast(moved)
+                    region = [String](repeating: "", count: moved) + region
+                }
+                model.replaceSubrange(top...bottom, with: region)
+            }
+            let screen = (0..<rows).map { t.screenLine($0) }
+            #expect(screen == model)
+            if screen != model { return }
+        }
     }
 }
