@@ -25,13 +25,7 @@ extension TerminalState {
             clearWideOverlap(row, from: start, count: run)
             Self.storeASCII(base + index, count: run, into: row + start, styleID: style, linkID: link)
             index += run
-            // advanceCursor(by:), with the edge already known.
-            if start + run > edge {
-                cursor.col = edge
-                cursor.pendingWrap = modes.autowrap
-            } else {
-                cursor.col = start + run
-            }
+            advanceCursor(from: start, by: run, edge: edge)
         }
         lastGraphic = (UInt32(base[count - 1]), 1)
         lastScalar = UInt32(base[count - 1])
@@ -116,24 +110,7 @@ extension TerminalState {
                 let width = widths.width(of: scalar)
                 let col = cursor.col
                 guard width > 0 && col + width - 1 <= edge else { break }
-                clearWideOverlap(row, from: col, count: width)
-                if width == 2 {
-                    var cell = Cell(content: scalar, styleID: penID, linkID: penLink)
-                    cell.content |= UInt32(Cell.Width.wide.rawValue) << Cell.widthShift
-                    row[col] = cell
-                    var tail = Cell(scalar: 0, width: .wideTail, styleID: penID)
-                    tail.linkID = penLink
-                    row[col + 1] = tail
-                } else {
-                    row[col] = Cell(content: scalar, styleID: penID, linkID: penLink)
-                }
-                lastGraphic = (scalar, width)
-                if col + width > edge {
-                    cursor.col = edge
-                    cursor.pendingWrap = modes.autowrap
-                } else {
-                    cursor.col = col + width
-                }
+                placeCharacter(scalar, width: width, in: row, at: col, edge: edge, protected: false)
                 index += 1
             }
             // Past the edge, zero width, or no room: the general path.
@@ -171,39 +148,48 @@ extension TerminalState {
             }
         }
         if modes.insert { insertBlankCells(width) }
-        let row = active.row(cursor.row)
-        let col = cursor.col
+        placeCharacter(
+            content, width: width, in: active.row(cursor.row), at: cursor.col, edge: edge, protected: protectedPen)
+    }
+
+    /// Stores a character that fits at `col` of `row` (one cell, or two for a
+    /// wide one) with the pen, and moves the cursor past it. `protected` is
+    /// the pen's DECSCA state, passed in so that a caller that knows it is
+    /// off does not test it per character.
+    @inline(__always)
+    mutating func placeCharacter(
+        _ content: UInt32, width: Int, in row: UnsafeMutablePointer<Cell>, at col: Int, edge: Int, protected: Bool
+    ) {
         clearWideOverlap(row, from: col, count: width)
         var cell = Cell(content: content, styleID: penID, linkID: penLink)
         if width == 2 { cell.content |= UInt32(Cell.Width.wide.rawValue) << Cell.widthShift }
-        if protectedPen { cell.content |= Cell.protectedFlag }
+        if protected { cell.content |= Cell.protectedFlag }
         row[col] = cell
         if width == 2 {
             var tail = Cell(scalar: 0, width: .wideTail, styleID: penID)
             tail.linkID = penLink
-            if protectedPen { tail.content |= Cell.protectedFlag }
+            if protected { tail.content |= Cell.protectedFlag }
             row[col + 1] = tail
         }
         lastGraphic = (content, width)
-        // advanceCursor(by:), with the edge already known.
-        if col + width > edge {
-            cursor.col = edge
-            cursor.pendingWrap = modes.autowrap
-        } else {
-            cursor.col = col + width
-        }
+        advanceCursor(from: col, by: width, edge: edge)
     }
 
     /// Moves the cursor right after printing; at the right edge it stays in
     /// the last column with a pending wrap (autowrap on) or without (off).
     @inline(__always)
     mutating func advanceCursor(by count: Int) {
-        let edge = rightEdge
-        if cursor.col + count > edge {
+        advanceCursor(from: cursor.col, by: count, edge: rightEdge)
+    }
+
+    /// `advanceCursor(by:)` from column `col` when the right edge is at hand.
+    @inline(__always)
+    mutating func advanceCursor(from col: Int, by count: Int, edge: Int) {
+        if col + count > edge {
             cursor.col = edge
             cursor.pendingWrap = modes.autowrap
         } else {
-            cursor.col += count
+            cursor.col = col + count
         }
     }
 

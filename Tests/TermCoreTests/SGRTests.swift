@@ -113,13 +113,18 @@ struct SGRTests {
         }
     }
 
+    /// SGR for a foreground of its own for each `index` (0x00RRGGBB).
+    static func truecolor(_ index: Int) -> String {
+        "\(CSI)38;2;\(index >> 16);\((index >> 8) & 0xFF);\(index & 0xFF)m"
+    }
+
     @Test func compactionKeepsEveryOtherCellsStyle() {
         // A plain row and a bold row, then 70,000 colours through one cell:
         // the table compacts, and only that cell's style may change.
         let t = Terminal(columns: 10, rows: 3, scrollback: 0)
         var input = "plain\r\n\(CSI)1mbold\(CSI)0m"
         for index in 0..<70_000 {
-            input += "\(CSI)3H\(CSI)38;2;\(index >> 16);\((index >> 8) & 0xFF);\(index & 0xFF)mX"
+            input += "\(CSI)3H" + Self.truecolor(index) + "X"
         }
         t.feed(input)
         #expect(t.counters.styleCompactions >= 1)
@@ -135,7 +140,7 @@ struct SGRTests {
         let t = Terminal(columns: 80, rows: 24, scrollback: 100)
         var input = ""
         for index in 0..<70_000 {
-            input += "\(CSI)38;2;\(index >> 16);\((index >> 8) & 0xFF);\(index & 0xFF)mX"
+            input += Self.truecolor(index) + "X"
         }
         t.feed(input)
         #expect(t.counters.styleCompactions >= 1)
