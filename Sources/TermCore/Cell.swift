@@ -3,15 +3,18 @@
 /// The layout follows Ghostty's packed cell: the content word holds either a
 /// Unicode scalar or the id of a grapheme cluster kept out of line, plus the
 /// cell's width role; the style and hyperlink are ids into side tables (0 is
-/// the default style and "no link"), so a cell is a plain value that is cheap
-/// to store, copy and compare. `MemoryLayout<Cell>.size == 8` is pinned by a test.
+/// the default style and "no link"; a palette colour pair is held in the cell
+/// itself, see ``StyleKey``), so a cell is a plain value that is cheap to
+/// store, copy and compare. `MemoryLayout<Cell>.size == 8` is pinned by a test.
 @frozen
 public struct Cell: Equatable, Sendable {
     /// Bits 0–20: scalar value or cluster id; bit 21: cluster flag;
-    /// bits 22–23: ``Width``; bit 24: protected (DECSCA).
+    /// bits 22–23: ``Width``; bit 24: protected (DECSCA); bit 25: the style
+    /// is a palette pair held in `styleBits` (``StyleKey``).
     @usableFromInline var content: UInt32
-    /// Index into the terminal's style table; 0 is the default style.
-    public var styleID: UInt16
+    /// The low 16 bits of the cell's ``StyleKey``: an id into the terminal's
+    /// style table (0 is the default style), or a palette pair.
+    @usableFromInline var styleBits: UInt16
     /// Index into the hyperlink table; 0 is "no link".
     public var linkID: UInt16
 
@@ -32,26 +35,42 @@ public struct Cell: Equatable, Sendable {
     @usableFromInline static let clusterFlag: UInt32 = 1 << 21
     @usableFromInline static let widthShift: UInt32 = 22
     @usableFromInline static let protectedFlag: UInt32 = 1 << 24
+    @usableFromInline static let palettePairFlag: UInt32 = 1 << 25
+    /// From ``StyleKey/palettePairFlag`` (bit 16) to `palettePairFlag`.
+    @usableFromInline static let palettePairShift: UInt32 = 9
 
     /// The empty cell with the default style.
-    public static let empty = Cell(content: 0, styleID: 0, linkID: 0)
+    public static let empty = Cell(content: 0, style: .default, linkID: 0)
 
-    @inlinable init(content: UInt32, styleID: UInt16, linkID: UInt16) {
-        self.content = content
-        self.styleID = styleID
+    /// A cell from its content word (without the palette-pair bit, which
+    /// comes from `style`).
+    @inlinable init(content: UInt32, style: StyleKey, linkID: UInt16) {
+        self.content = content | (style.rawValue & StyleKey.palettePairFlag) << Cell.palettePairShift
+        self.styleBits = UInt16(truncatingIfNeeded: style.rawValue)
         self.linkID = linkID
     }
 
     /// A cell holding one scalar.
-    @inlinable init(scalar: UInt32, width: Width, styleID: UInt16) {
-        self.content = scalar | UInt32(width.rawValue) << Cell.widthShift
-        self.styleID = styleID
-        self.linkID = 0
+    @inlinable init(scalar: UInt32, width: Width, style: StyleKey) {
+        self.init(content: scalar | UInt32(width.rawValue) << Cell.widthShift, style: style, linkID: 0)
     }
 
     /// A blank cell with a style (background colour erase keeps the colour).
-    @inlinable static func blank(styleID: UInt16) -> Cell {
-        Cell(content: 0, styleID: styleID, linkID: 0)
+    @inlinable static func blank(style: StyleKey) -> Cell {
+        Cell(content: 0, style: style, linkID: 0)
+    }
+
+    /// The cell's style: a style-table id or a palette pair.
+    @inlinable var styleKey: StyleKey {
+        get {
+            StyleKey(rawValue: UInt32(styleBits) | (content & Cell.palettePairFlag) >> Cell.palettePairShift)
+        }
+        set {
+            styleBits = UInt16(truncatingIfNeeded: newValue.rawValue)
+            content =
+                content & ~Cell.palettePairFlag
+                | (newValue.rawValue & StyleKey.palettePairFlag) << Cell.palettePairShift
+        }
     }
 
     /// The cell's role in wide-character layout.

@@ -120,7 +120,7 @@ public struct SnapshotLine: Sendable {
             scalars = [scalar]
         }
         return CellContent(
-            scalars: scalars, width: cell.width, style: tables.styles[Int(cell.styleID)],
+            scalars: scalars, width: cell.width, style: cell.styleKey.style(in: tables.styles),
             isProtected: cell.isProtected, hyperlink: tables.links[Int(cell.linkID)])
     }
 
@@ -160,15 +160,15 @@ public struct SnapshotLine: Sendable {
         var start = 0
         let cells = row.cells
         while start < columns {
-            let styleID = cells[start].styleID
+            let styleKey = cells[start].styleKey
             let linkID = cells[start].linkID
             var end = start + 1
-            while end < columns && cells[end].styleID == styleID && cells[end].linkID == linkID { end += 1 }
+            while end < columns && cells[end].styleKey == styleKey && cells[end].linkID == linkID { end += 1 }
             var scalars = String.UnicodeScalarView()
             appendText(of: start..<end, to: &scalars)
             runs.append(
                 StyleRun(
-                    column: start, width: end - start, text: String(scalars), style: tables.styles[Int(styleID)],
+                    column: start, width: end - start, text: String(scalars), style: styleKey.style(in: tables.styles),
                     hyperlink: tables.links[Int(linkID)]))
             start = end
         }

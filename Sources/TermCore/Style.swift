@@ -90,19 +90,63 @@ public struct Style: Hashable, Sendable {
     @inlinable var erased: Style { Style(background: background) }
 }
 
+/// How a cell names its style: an id in the terminal's style table, or the
+/// style itself when it is only a foreground and a background from the
+/// 256-colour palette (`0x1_0000 | foreground << 8 | background`).
+///
+/// Colour-dense output gives cells thousands of such pairs (vtebench's
+/// dense_cells uses all 65,536): carried in the cell, they need no table
+/// entry and no lookup, and the table's 16-bit ids stay free for styles with
+/// attributes or direct colours. The cell keeps the key's bit 16 in its
+/// content word (`Cell.palettePairFlag`).
+@usableFromInline
+struct StyleKey: Hashable, Sendable {
+    @usableFromInline let rawValue: UInt32
+
+    @inlinable init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// The default style (table id 0).
+    static let `default` = StyleKey(rawValue: 0)
+    @usableFromInline static let palettePairFlag: UInt32 = 1 << 16
+
+    /// The key of the style with id `id` in the style table.
+    @inlinable init(tableID id: UInt16) { rawValue = UInt32(id) }
+
+    /// The key of `style` when it is a palette foreground and background and
+    /// nothing else; nil otherwise.
+    @inline(__always)
+    init?(palettePair style: Style) {
+        // Kind 1 (indexed) in both colours' top byte (Color.packed), and no
+        // attribute, underline or underline colour.
+        guard style.foreground.packed >> 24 == 1, style.background.packed >> 24 == 1,
+            style.underlineColor.packed == 0, style.flags.rawValue == 0, style.underline == .none
+        else { return nil }
+        rawValue = Self.palettePairFlag | (style.foreground.packed & 0xFF) << 8 | style.background.packed & 0xFF
+    }
+
+    /// True when the key is a palette pair rather than a table id.
+    @inlinable var isPalettePair: Bool { rawValue & Self.palettePairFlag != 0 }
+
+    /// The table id, for a key that is not a palette pair.
+    @inlinable var tableID: UInt16 { UInt16(truncatingIfNeeded: rawValue) }
+
+    /// The style the key names, with `styles` the table's styles by id.
+    @inline(__always)
+    func style(in styles: [Style]) -> Style {
+        guard isPalettePair else { return styles[Int(tableID)] }
+        return Style(
+            foreground: .indexed(UInt8(truncatingIfNeeded: rawValue >> 8)),
+            background: .indexed(UInt8(truncatingIfNeeded: rawValue)))
+    }
+}
+
 /// Interns styles: each distinct style is stored once and cells refer to it by
 /// a 16-bit id. Id 0 is always the default style, so a default cell needs no
-/// lookup at all.
+/// lookup at all. Palette pairs never enter the table (``StyleKey``).
 ///
 /// The index is an open-addressing table keyed by the style packed into two
 /// words with a multiplicative hash: SGR-heavy output looks a style up for
 /// every colour change, and `Hasher` (SipHash) was a fifth of that cost.
-///
-/// Styles that are just a foreground and a background from the 256-colour
-/// palette (or default) also get a direct table of 257 × 257 ids, made once
-/// the index holds `pairTableThreshold` styles: with tens of thousands of
-/// such pairs (vtebench's dense_cells), each hash lookup missed the CPU caches
-/// twice (the slot, then the style it names), a third of the feed's time.
 struct StyleTable {
     /// Ids are 16 bits; the table holds at most this many styles before the
     /// terminal compacts it (see `TerminalState.compactStyles`).
@@ -112,18 +156,13 @@ struct StyleTable {
     /// Slots hold id + 1 (0 = empty); the table is at most half full.
     private var slots: [UInt32] = [UInt32](repeating: 0, count: 256)
     private var mask = 255
-    /// Ids of palette colour pairs by `pairIndex` (0 = not known yet; the
-    /// default pair is id 0 anyway). Empty until the table is big enough for
-    /// its index to leave the cache: 132 KiB is not worth it for a handful.
-    private var pairIDs: [UInt16] = []
-    static let pairTableThreshold = 1024
 
     init() { insertIntoIndex(id: 0) }
 
     var count: Int { styles.count }
     var isFull: Bool { styles.count >= Self.capacity }
 
-    subscript(id: UInt16) -> Style { styles[Int(id)] }
+    subscript(key: StyleKey) -> Style { key.style(in: styles) }
 
     @inline(__always)
     static func packed(_ style: Style) -> (UInt64, UInt64) {
@@ -140,27 +179,11 @@ struct StyleTable {
         return Int(truncatingIfNeeded: mixed ^ (mixed >> 29))
     }
 
-    /// The index of `style` in `pairIDs` when it is only a palette or default
-    /// foreground and background (256 stands for default), or nil.
-    @inline(__always)
-    static func pairIndex(_ key: (UInt64, UInt64)) -> Int? {
-        // Colour kinds are 0 (default) or 1 (indexed) in both halves of the
-        // first word, and nothing else is set (Color.packed).
-        guard key.1 == 0, key.0 & ~0x0100_00FF_0100_00FF == 0 else { return nil }
-        let foreground = key.0 & 0x0100_0000 != 0 ? Int(key.0 & 0xFF) : 256
-        let background = key.0 & 0x0100_0000_0000_0000 != 0 ? Int(key.0 >> 32 & 0xFF) : 256
-        return foreground &* 257 &+ background
-    }
-
-    /// The id of `style`, adding it if new; nil when the table is full.
-    mutating func id(for style: Style) -> UInt16? {
-        let key = Self.packed(style)
-        guard !pairIDs.isEmpty, let pair = Self.pairIndex(key) else { return indexedID(key, style) }
-        let known = pairIDs[pair]
-        if known != 0 { return known }
-        let id = indexedID(key, style)
-        if let id { pairIDs[pair] = id }
-        return id
+    /// The key of `style`, adding it to the table if it is new and not a
+    /// palette pair; nil when the table is full.
+    mutating func key(for style: Style) -> StyleKey? {
+        if let pair = StyleKey(palettePair: style) { return pair }
+        return indexedID(Self.packed(style), style).map(StyleKey.init(tableID:))
     }
 
     /// The id of `style` (packed as `key`) through the hash index, adding it if new.
@@ -179,24 +202,7 @@ struct StyleTable {
         } else {
             slots[slot] = UInt32(id + 1)
         }
-        if styles.count == Self.pairTableThreshold { rebuildPairTable() }
         return UInt16(id)
-    }
-
-    /// Makes the pair table from the styles (or drops it while the table is small).
-    private mutating func rebuildPairTable() {
-        guard styles.count >= Self.pairTableThreshold else {
-            pairIDs = []
-            return
-        }
-        if pairIDs.count == 257 * 257 {
-            pairIDs.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        } else {
-            pairIDs = [UInt16](repeating: 0, count: 257 * 257)
-        }
-        for id in 1..<styles.count {
-            if let pair = Self.pairIndex(Self.packed(styles[id])) { pairIDs[pair] = UInt16(id) }
-        }
     }
 
     private mutating func insertIntoIndex(id: Int) {
@@ -238,6 +244,5 @@ struct StyleTable {
         }
         // The index keeps its size: the table filled it once and will again.
         rebuildIndex(capacity: slots.count)
-        rebuildPairTable()
     }
 }

@@ -18,7 +18,7 @@ extension Terminal {
             var cells = [Cell](repeating: .empty, count: columns)
             for (col, scalar) in line.unicodeScalars.prefix(columns).enumerated() {
                 precondition(state.widths.width(of: scalar.value) == 1, "only narrow characters")
-                cells[col] = Cell(scalar: scalar.value, width: .narrow, styleID: 0)
+                cells[col] = Cell(scalar: scalar.value, width: .narrow, style: .default)
             }
             return cells
         }

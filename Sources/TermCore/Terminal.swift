@@ -366,7 +366,7 @@ public final class Terminal {
             scalars = [scalar]
         }
         return CellContent(
-            scalars: scalars, width: cell.width, style: state.styles[cell.styleID], isProtected: cell.isProtected,
+            scalars: scalars, width: cell.width, style: state.styles[cell.styleKey], isProtected: cell.isProtected,
             hyperlink: state.hyperlinks[cell.linkID])
     }
 

@@ -80,16 +80,16 @@ extension TerminalState {
     mutating func repairWideEdges(row rowIndex: Int, left: Int, right: Int) {
         let row = active.row(rowIndex)
         if row[left].width == .wideTail {
-            row[left] = Cell.blank(styleID: row[left].styleID)
+            row[left] = Cell.blank(style: row[left].styleKey)
         }
         if left > 0 && row[left - 1].width == .wide {
-            row[left - 1] = Cell.blank(styleID: row[left - 1].styleID)
+            row[left - 1] = Cell.blank(style: row[left - 1].styleKey)
         }
         if row[right].width == .wide {
-            row[right] = Cell.blank(styleID: row[right].styleID)
+            row[right] = Cell.blank(style: row[right].styleKey)
         }
         if right + 1 < columns && row[right + 1].width == .wideTail {
-            row[right + 1] = Cell.blank(styleID: row[right + 1].styleID)
+            row[right + 1] = Cell.blank(style: row[right + 1].styleKey)
         }
     }
 
@@ -159,16 +159,16 @@ extension TerminalState {
         let count = min(count, right - col + 1)
         guard count > 0 else { return }
         if row[col].width == .wideTail && col > 0 {
-            row[col - 1] = Cell.blank(styleID: row[col - 1].styleID)
-            row[col] = Cell.blank(styleID: row[col].styleID)
+            row[col - 1] = Cell.blank(style: row[col - 1].styleKey)
+            row[col] = Cell.blank(style: row[col].styleKey)
         }
         let keep = right - col + 1 - count
         if keep > 0 && row[col + keep - 1].width == .wide {
-            row[col + keep - 1] = Cell.blank(styleID: row[col + keep - 1].styleID)
+            row[col + keep - 1] = Cell.blank(style: row[col + keep - 1].styleKey)
         }
         if right + 1 < columns && row[right + 1].width == .wideTail {
-            row[right] = Cell.blank(styleID: row[right].styleID)
-            row[right + 1] = Cell.blank(styleID: row[right + 1].styleID)
+            row[right] = Cell.blank(style: row[right].styleKey)
+            row[right + 1] = Cell.blank(style: row[right + 1].styleKey)
         }
         if keep > 0 { (row + col + count).update(from: row + col, count: keep) }
         (row + col).update(repeating: eraseCell, count: count)
@@ -182,15 +182,15 @@ extension TerminalState {
         let count = min(count, right - col + 1)
         guard count > 0 else { return }
         if row[col].width == .wideTail && col > 0 {
-            row[col - 1] = Cell.blank(styleID: row[col - 1].styleID)
+            row[col - 1] = Cell.blank(style: row[col - 1].styleKey)
         }
         let keep = right - col + 1 - count
         if keep > 0 && row[col + count].width == .wideTail {
-            row[col + count] = Cell.blank(styleID: row[col + count].styleID)
+            row[col + count] = Cell.blank(style: row[col + count].styleKey)
         }
         if right + 1 < columns && row[right].width == .wide {
-            row[right] = Cell.blank(styleID: row[right].styleID)
-            row[right + 1] = Cell.blank(styleID: row[right + 1].styleID)
+            row[right] = Cell.blank(style: row[right].styleKey)
+            row[right + 1] = Cell.blank(style: row[right + 1].styleKey)
         }
         if keep > 0 { (row + col).update(from: row + col + count, count: keep) }
         (row + col + keep).update(repeating: eraseCell, count: count)
@@ -246,7 +246,7 @@ extension TerminalState {
     /// DECALN: fills the screen with `E`, resets the margins and homes the
     /// cursor (DEC STD 070, screen alignment).
     mutating func screenAlignment() {
-        let filled = Cell(scalar: UInt32(UInt8(ascii: "E")), width: .narrow, styleID: 0)
+        let filled = Cell(scalar: UInt32(UInt8(ascii: "E")), width: .narrow, style: .default)
         for row in 0..<rows { active.clearRow(row, with: filled) }
         scrollTop = 0
         scrollBottom = rows - 1
@@ -290,7 +290,7 @@ extension TerminalState {
                 let area = rectangle(sequence, from: 1)
             else { return }
             let content = character < 127 ? charsets.designations[charsets.gl].map(UInt8(character)) : UInt32(character)
-            var cell = Cell(content: content, styleID: penID, linkID: 0)
+            var cell = Cell(content: content, style: penKey, linkID: 0)
             if protectedPen { cell.content |= Cell.protectedFlag }
             for row in area.top...area.bottom {
                 eraseCells(row: row, from: area.left, to: area.right + 1)

@@ -23,7 +23,7 @@ extension TerminalState {
                 clearWideOverlap(row, from: col + 1, count: 1)
                 row[col].content =
                     (row[col].content & ~(3 << Cell.widthShift)) | UInt32(Cell.Width.wide.rawValue) << Cell.widthShift
-                var tail = Cell(scalar: 0, width: .wideTail, styleID: row[col].styleID)
+                var tail = Cell(scalar: 0, width: .wideTail, style: row[col].styleKey)
                 tail.linkID = row[col].linkID
                 row[col + 1] = tail
                 cursor.pendingWrap = false
@@ -32,8 +32,8 @@ extension TerminalState {
             } else {
                 // It no longer fits in the last column: it moves to the next
                 // row whole, as a wide character printed there would.
-                let styleID = row[col].styleID
-                row[col] = Cell(scalar: 0, width: .wrapSpacer, styleID: eraseID)
+                let styleKey = row[col].styleKey
+                row[col] = Cell(scalar: 0, width: .wrapSpacer, style: eraseKey)
                 cursor.col = col
                 cursor.pendingWrap = false
                 if modes.autowrap {
@@ -41,16 +41,16 @@ extension TerminalState {
                 } else {
                     cursor.col = max(0, edge - 1)
                 }
-                let savedPen = penID
-                penID = styleID
+                let savedPen = penKey
+                penKey = styleKey
                 printCharacter(content, width: 2)
-                penID = savedPen
+                penKey = savedPen
             }
         } else {
             // Narrowed (VS15): the right half becomes a blank and the cursor
             // steps back onto it.
             row[col].content = row[col].content & ~(3 << Cell.widthShift)
-            row[col + 1] = Cell.blank(styleID: row[col + 1].styleID)
+            row[col + 1] = Cell.blank(style: row[col + 1].styleKey)
             cursor.col = col + 1
             cursor.pendingWrap = false
         }

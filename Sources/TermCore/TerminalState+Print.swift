@@ -11,7 +11,7 @@ extension TerminalState {
         guard let base = bytes.baseAddress else { return }
         var index = 0
         let count = bytes.count
-        let style = penID
+        let style = penKey
         let link = penLink
         while index < count {
             if cursor.pendingWrap { wrapToNextLine() }
@@ -23,7 +23,7 @@ extension TerminalState {
             let start = cursor.col
             let run = min(count - index, edge + 1 - start)
             clearWideOverlap(row, from: start, count: run)
-            Self.storeASCII(base + index, count: run, into: row + start, styleID: style, linkID: link)
+            Self.storeASCII(base + index, count: run, into: row + start, style: style, linkID: link)
             index += run
             advanceCursor(from: start, by: run, edge: edge)
         }
@@ -37,11 +37,14 @@ extension TerminalState {
     /// byte-to-quadword moves), the rest one by one.
     @inline(__always)
     static func storeASCII(
-        _ source: UnsafePointer<UInt8>, count: Int, into cells: UnsafeMutablePointer<Cell>, styleID: UInt16,
+        _ source: UnsafePointer<UInt8>, count: Int, into cells: UnsafeMutablePointer<Cell>, style: StyleKey,
         linkID: UInt16
     ) {
-        // Cell layout: content (low 32 bits), style id, link id (Cell.swift).
-        let high = UInt64(styleID) << 32 | UInt64(linkID) << 48
+        // Cell layout: content (low 32 bits, with the palette-pair bit), style
+        // bits, link id (Cell.swift).
+        let high =
+            UInt64(style.rawValue & 0xFFFF) << 32 | UInt64(linkID) << 48
+            | UInt64((style.rawValue & StyleKey.palettePairFlag) << Cell.palettePairShift)
         let destination = UnsafeMutableRawPointer(cells)
         let raw = UnsafeRawPointer(source)
         var offset = 0
@@ -132,7 +135,7 @@ extension TerminalState {
                     // It does not fit: leave a spacer and wrap (xterm, Ghostty).
                     let row = active.row(cursor.row)
                     clearWideOverlap(row, from: cursor.col, count: 1)
-                    row[cursor.col] = Cell(scalar: 0, width: .wrapSpacer, styleID: eraseID)
+                    row[cursor.col] = Cell(scalar: 0, width: .wrapSpacer, style: eraseKey)
                     wrapToNextLine()
                     edge = rightEdge
                 } else {
@@ -161,12 +164,12 @@ extension TerminalState {
         _ content: UInt32, width: Int, in row: UnsafeMutablePointer<Cell>, at col: Int, edge: Int, protected: Bool
     ) {
         clearWideOverlap(row, from: col, count: width)
-        var cell = Cell(content: content, styleID: penID, linkID: penLink)
+        var cell = Cell(content: content, style: penKey, linkID: penLink)
         if width == 2 { cell.content |= UInt32(Cell.Width.wide.rawValue) << Cell.widthShift }
         if protected { cell.content |= Cell.protectedFlag }
         row[col] = cell
         if width == 2 {
-            var tail = Cell(scalar: 0, width: .wideTail, styleID: penID)
+            var tail = Cell(scalar: 0, width: .wideTail, style: penKey)
             tail.linkID = penLink
             if protected { tail.content |= Cell.protectedFlag }
             row[col + 1] = tail
@@ -229,11 +232,11 @@ extension TerminalState {
     @inline(__always)
     func clearWideOverlap(_ row: UnsafeMutablePointer<Cell>, from start: Int, count: Int) {
         if row[start].width == .wideTail && start > 0 {
-            row[start - 1] = Cell.blank(styleID: row[start - 1].styleID)
+            row[start - 1] = Cell.blank(style: row[start - 1].styleKey)
         }
         let last = start + count - 1
         if row[last].width == .wide && last + 1 < columns {
-            row[last + 1] = Cell.blank(styleID: row[last + 1].styleID)
+            row[last + 1] = Cell.blank(style: row[last + 1].styleKey)
         }
     }
 

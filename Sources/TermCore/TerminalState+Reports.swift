@@ -267,7 +267,7 @@ extension TerminalState {
                 let cell = cells[col]
                 defer { first = false }
                 if cell.isBlank || cell.width == .wideTail { continue }
-                let style = styles[cell.styleID]
+                let style = styles[cell.styleKey]
                 var value = cell.isCluster ? Int(clusters[cell.value][0] & 0xFF) : Int(cell.value & 0xFF)
                 if cell.isProtected { value += 0x04 }
                 if style.flags.contains(.hidden) { value += 0x08 }

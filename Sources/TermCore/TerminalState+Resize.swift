@@ -145,7 +145,7 @@ extension TerminalState {
                 }
                 if row.count + width > newColumns {
                     if width == 2 && row.count == newColumns - 1 {
-                        row.append(Cell(scalar: 0, width: .wrapSpacer, styleID: 0))
+                        row.append(Cell(scalar: 0, width: .wrapSpacer, style: .default))
                     }
                     flush(wrapped: true)
                     if placedCursor && newCursorRow == physical.count - 1 && newCursorCol >= newColumns - 1 {
@@ -157,7 +157,7 @@ extension TerminalState {
                 if width == 2 && newColumns < 2 { continue }  // cannot be shown
                 row.append(cell)
                 if width == 2 {
-                    var tail = Cell(scalar: 0, width: .wideTail, styleID: cell.styleID)
+                    var tail = Cell(scalar: 0, width: .wideTail, style: cell.styleKey)
                     tail.linkID = cell.linkID
                     row.append(tail)
                 }
@@ -202,7 +202,7 @@ extension TerminalState {
             for col in 0..<width { row[col] = cells[col] }
             if width < columns && row[width - 1].width == .wide {
                 // A wide character cut at the new edge is blanked.
-                row[width - 1] = Cell.blank(styleID: row[width - 1].styleID)
+                row[width - 1] = Cell.blank(style: row[width - 1].styleKey)
             } else if newColumns > columns && row[columns - 1].width == .wrapSpacer {
                 // The spacer kept the place of a wide character that wrapped;
                 // the column is no longer at the edge.
@@ -294,7 +294,7 @@ extension TerminalState {
             destination.update(from: old.readRow(row + shift), count: width)
             // A wide character cut at the new edge is blanked.
             if width < columns && destination[width - 1].width == .wide {
-                destination[width - 1] = Cell.blank(styleID: destination[width - 1].styleID)
+                destination[width - 1] = Cell.blank(style: destination[width - 1].styleKey)
             }
         }
         cursor.row -= shift

@@ -5,12 +5,12 @@ import VTParser
 
 extension TerminalState {
     /// Makes `style` the pen and interns it. The erase style (`pen.erased`)
-    /// is interned only when an erase needs it (`eraseID`): colour-heavy
+    /// is interned only when an erase needs it (`eraseKey`): colour-heavy
     /// output changes the background far more often than it erases.
     mutating func setPen(_ style: Style) {
-        if style.background != pen.background { cachedEraseID = nil }
+        if style.background != pen.background { cachedEraseKey = nil }
         pen = style
-        penID = styleID(for: style)
+        penKey = styleKey(for: style)
     }
 
     mutating func selectGraphicRendition(_ sequence: ControlSequence) {

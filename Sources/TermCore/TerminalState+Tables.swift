@@ -1,13 +1,13 @@
 // Style and cluster ids, with compaction when a table fills up.
 
 extension TerminalState {
-    /// The id of `style`. When all 65,536 ids are taken, the table is
+    /// The key of `style`. When all 65,536 table ids are taken, the table is
     /// compacted to the styles cells still use, so a long truecolor session
     /// never runs out (SwiftTerm's table fills and then drops colours).
-    mutating func styleID(for style: Style) -> UInt16 {
-        if let id = styles.id(for: style) { return id }
+    mutating func styleKey(for style: Style) -> StyleKey {
+        if let key = styles.key(for: style) { return key }
         compactStyles()
-        return styles.id(for: style) ?? 0
+        return styles.key(for: style) ?? .default
     }
 
     mutating func clusterID(for scalars: [UInt32]) -> UInt32? {
@@ -28,19 +28,21 @@ extension TerminalState {
         styles.compact(
             markUsed: { markUsed in
                 eachRow { row in
-                    for col in 0..<columns { markUsed(row[col].styleID) }
+                    for col in 0..<columns where !row[col].styleKey.isPalettePair { markUsed(row[col].styleBits) }
                 }
             },
             renumber: { map in
                 eachRow { row in
-                    for col in 0..<columns { row[col].styleID = UInt16(truncatingIfNeeded: map[Int(row[col].styleID)]) }
+                    for col in 0..<columns where !row[col].styleKey.isPalettePair {
+                        row[col].styleBits = UInt16(truncatingIfNeeded: map[Int(row[col].styleBits)])
+                    }
                 }
             })
         counters.styleCompactions += 1
         tablesEpoch += 1
         // The pen and saved cursors hold styles by value: intern them again.
-        penID = styles.id(for: pen) ?? 0
-        cachedEraseID = nil
+        penKey = styles.key(for: pen) ?? .default
+        cachedEraseKey = nil
     }
 
     /// Drops clusters no cell refers to, and renumbers.

@@ -36,11 +36,11 @@ struct TerminalState {
 
     var cursor = Cursor()
     var pen = Style()
-    /// Style id of `pen`.
-    var penID: UInt16 = 0
-    /// Style id of the blank an erase leaves (`pen.erased`), or nil when the
-    /// background changed since it was last needed (see `eraseID`).
-    var cachedEraseID: UInt16? = 0
+    /// Style key of `pen`.
+    var penKey = StyleKey.default
+    /// Style key of the blank an erase leaves (`pen.erased`), or nil when the
+    /// background changed since it was last needed (see `eraseKey`).
+    var cachedEraseKey: StyleKey? = .default
     /// DECSCA: characters printed now are protected from selective erase.
     var protectedPen = false
     var charsets = CharsetState()
@@ -130,18 +130,18 @@ struct TerminalState {
     /// The primary screen's grid, whichever is active.
     var primary: Grid { isAlternateScreen ? inactive : active }
 
-    /// The style id of a blank as erase leaves it, interned on first use
+    /// The style key of a blank as erase leaves it, interned on first use
     /// after a background change: colour-heavy output changes the background
     /// far more often than it erases, and each interned style costs memory.
-    var eraseID: UInt16 {
+    var eraseKey: StyleKey {
         mutating get {
-            if let id = cachedEraseID { return id }
-            let id = styleID(for: pen.erased)
-            cachedEraseID = id
-            return id
+            if let key = cachedEraseKey { return key }
+            let key = styleKey(for: pen.erased)
+            cachedEraseKey = key
+            return key
         }
     }
 
     /// A blank cell as erase leaves it.
-    var eraseCell: Cell { mutating get { Cell.blank(styleID: eraseID) } }
+    var eraseCell: Cell { mutating get { Cell.blank(style: eraseKey) } }
 }

@@ -17,31 +17,55 @@ struct LayoutTests {
 
     @Test func defaultStyleHasIDZero() {
         var table = StyleTable()
-        #expect(table.id(for: Style()) == 0)
-        #expect(table.id(for: Style(flags: .bold)) == 1)
-        #expect(table.id(for: Style(flags: .bold)) == 1)  // interned once
+        #expect(table.key(for: Style()) == .default)
+        #expect(table.key(for: Style(flags: .bold)) == StyleKey(tableID: 1))
+        #expect(table.key(for: Style(flags: .bold)) == StyleKey(tableID: 1))  // interned once
     }
 
-    @Test func styleIdsStayTheSameWhenThePairTableIsMade() throws {
-        // Pairs interned before the direct pair table exists, and after.
+    @Test func palettePairsNeedNoTableEntry() throws {
+        // All 65,536 pairs of palette colours: each is carried in its key,
+        // the table keeps only the default style.
         var table = StyleTable()
-        var ids: [Style: UInt16] = [:]
-        for foreground in 0..<64 {
-            for background in 0..<40 {
+        for foreground in 0..<256 {
+            for background in 0..<256 {
                 let style = Style(foreground: .indexed(UInt8(foreground)), background: .indexed(UInt8(background)))
-                let id = table.id(for: style)
-                ids[style] = try #require(id)
-                let other = Style(foreground: .indexed(UInt8(foreground)), flags: .italic)
-                let otherID = table.id(for: other)
-                ids[other] = try #require(otherID)
+                let found = table.key(for: style)
+                let key = try #require(found)
+                #expect(key.isPalettePair)
+                #expect(table[key] == style)
             }
         }
-        #expect(table.count > StyleTable.pairTableThreshold)
-        for (style, id) in ids {
-            #expect(table.id(for: style) == id)
-            #expect(table[id] == style)
+        #expect(table.count == 1)
+        // A default colour, an attribute or an underline colour: table styles.
+        let others = [
+            Style(foreground: .indexed(1)), Style(background: .indexed(2)),
+            Style(foreground: .indexed(1), background: .indexed(2), flags: .bold),
+            Style(foreground: .indexed(1), background: .indexed(2), underline: .single),
+            Style(foreground: .indexed(1), background: .indexed(2), underlineColor: .indexed(3)),
+            Style(foreground: .rgb(1, 2, 3), background: .indexed(2)),
+        ]
+        for (offset, style) in others.enumerated() {
+            let found = table.key(for: style)
+            let key = try #require(found)
+            #expect(!key.isPalettePair)
+            #expect(key == StyleKey(tableID: UInt16(offset + 1)))
+            #expect(table[key] == style)
         }
-        #expect(table.id(for: Style(background: .indexed(3))) == table.id(for: Style(background: .indexed(3))))
-        #expect(table.id(for: Style()) == 0)
+    }
+
+    @Test func cellKeepsItsStyleKeyApartFromItsContent() {
+        let pair = StyleKey(palettePair: Style(foreground: .indexed(255), background: .indexed(0)))!
+        var cell = Cell(scalar: 0x1F600, width: .wide, style: pair)
+        cell.content |= Cell.protectedFlag
+        #expect(cell.styleKey == pair)
+        #expect(cell.value == 0x1F600 && cell.width == .wide && cell.isProtected && !cell.isCluster)
+        cell.setCluster(7)
+        #expect(cell.styleKey == pair && cell.value == 7 && cell.isCluster && cell.width == .wide)
+        cell.styleKey = StyleKey(tableID: 0xFFFF)
+        #expect(cell.styleKey == StyleKey(tableID: 0xFFFF) && !cell.styleKey.isPalettePair)
+        #expect(cell.value == 7 && cell.isCluster && cell.width == .wide && cell.isProtected)
+        cell.styleKey = pair
+        #expect(cell.styleKey == pair)
+        #expect(Cell.blank(style: .default) == Cell.empty)
     }
 }
