@@ -60,6 +60,9 @@ public struct Cell: Equatable, Sendable {
         Cell(content: 0, style: style, linkID: 0)
     }
 
+    /// The cell as one word (content in the low half), as stored.
+    @inlinable var bits: UInt64 { unsafeBitCast(self, to: UInt64.self) }
+
     /// The cell's style: a style-table id or a palette pair.
     @inlinable var styleKey: StyleKey {
         get {

@@ -85,6 +85,10 @@ struct Grid {
     private(set) var historyCount = 0
     /// Counts changes: stamped on every row written (see `GridStorage.generations`).
     private(set) var generation: UInt32 = 1
+    /// False until a row of this grid is made double width or height (rare:
+    /// DECDWL, DECDHL): until then every row's last column is the screen's,
+    /// with no lookup of the row's flags.
+    private(set) var mayHoldDoubleSizeRows = false
 
     init(columns: Int, rows: Int, scrollbackLimit: Int) {
         self.columns = columns
@@ -162,7 +166,8 @@ struct Grid {
     func flags(_ row: Int) -> RowFlags { storage.flags[slot(atPosition: zero + historyCount + row)] }
 
     @inline(__always)
-    func setFlags(_ row: Int, _ flags: RowFlags) {
+    mutating func setFlags(_ row: Int, _ flags: RowFlags) {
+        if !flags.isDisjoint(with: .doubleSize) { mayHoldDoubleSizeRows = true }
         let slot = slot(atPosition: zero + historyCount + row)
         storage.flags[slot] = flags
         storage.generations[slot] = generation

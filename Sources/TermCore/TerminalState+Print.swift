@@ -11,8 +11,7 @@ extension TerminalState {
         guard let base = bytes.baseAddress else { return }
         var index = 0
         let count = bytes.count
-        let style = penKey
-        let link = penLink
+        let penBits = penCellBits
         while index < count {
             if cursor.pendingWrap { wrapToNextLine() }
             let (row, flags) = active.rowAndFlags(cursor.row)
@@ -23,7 +22,7 @@ extension TerminalState {
             let start = cursor.col
             let run = min(count - index, edge + 1 - start)
             clearWideOverlap(row, from: start, count: run)
-            Self.storeASCII(base + index, count: run, into: row + start, style: style, linkID: link)
+            Self.storeASCII(base + index, count: run, into: row + start, cellBits: penBits)
             index += run
             advanceCursor(from: start, by: run, edge: edge)
         }
@@ -32,33 +31,37 @@ extension TerminalState {
         graphemeState = 0
     }
 
-    /// Stores `count` ASCII bytes as narrow cells of one style: eight at a
-    /// time, each byte widened to a 64-bit cell word (`SIMD8` lowers to
-    /// byte-to-quadword moves), the rest one by one.
+    /// Stores `count` ASCII bytes as narrow cells: each byte widened to a
+    /// 64-bit cell word (`SIMD8` lowers to byte-to-quadword moves) and ORed
+    /// with `cellBits` (the pen's style and link, `penCellBits`), eight at a
+    /// time. A run of eight or more ends with the last eight again, overlapping
+    /// cells already stored with the same values, instead of a loop of up to
+    /// seven single stores whose exit the CPU mispredicts.
     @inline(__always)
     static func storeASCII(
-        _ source: UnsafePointer<UInt8>, count: Int, into cells: UnsafeMutablePointer<Cell>, style: StyleKey,
-        linkID: UInt16
+        _ source: UnsafePointer<UInt8>, count: Int, into cells: UnsafeMutablePointer<Cell>, cellBits: UInt64
     ) {
-        // Cell layout: content (low 32 bits, with the palette-pair bit), style
-        // bits, link id (Cell.swift).
-        let high =
-            UInt64(style.rawValue & 0xFFFF) << 32 | UInt64(linkID) << 48
-            | UInt64((style.rawValue & StyleKey.palettePairFlag) << Cell.palettePairShift)
         let destination = UnsafeMutableRawPointer(cells)
         let raw = UnsafeRawPointer(source)
-        var offset = 0
-        let fill = SIMD8<UInt64>(repeating: high)
-        while offset + 8 <= count {
+        let fill = SIMD8<UInt64>(repeating: cellBits)
+        @inline(__always) func storeEight(at offset: Int) {
             let bytes = raw.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)
             let words = SIMD8<UInt64>(truncatingIfNeeded: bytes) | fill
-            destination.storeBytes(of: words, toByteOffset: offset * 8, as: SIMD8<UInt64>.self)
-            offset += 8
+            destination.storeBytes(of: words, toByteOffset: offset &* 8, as: SIMD8<UInt64>.self)
         }
-        while offset < count {
-            destination.storeBytes(of: UInt64(source[offset]) | high, toByteOffset: offset * 8, as: UInt64.self)
-            offset += 1
+        guard count >= 8 else {
+            for offset in 0..<count {
+                let word = UInt64(source[offset]) | cellBits
+                destination.storeBytes(of: word, toByteOffset: offset &* 8, as: UInt64.self)
+            }
+            return
         }
+        var offset = 0
+        while offset &+ 8 <= count {
+            storeEight(at: offset)
+            offset &+= 8
+        }
+        if offset < count { storeEight(at: count &- 8) }
     }
 
     /// Prints one scalar that is not ASCII: width from Unicode data; a
@@ -199,7 +202,10 @@ extension TerminalState {
     /// Where printing wraps: the right margin when the cursor is inside the
     /// margins, else the last column.
     @inline(__always)
-    var rightEdge: Int { rightEdge(rowFlags: active.flags(cursor.row)) }
+    var rightEdge: Int {
+        let last = lastColumn(row: cursor.row)
+        return modes.leftRightMargins && cursor.col <= marginRight ? min(marginRight, last) : last
+    }
 
     /// `rightEdge` for the cursor's row when its flags are already at hand.
     @inline(__always)
@@ -211,7 +217,9 @@ extension TerminalState {
     /// The last column that can hold a character on a row: half the width on
     /// double-width and double-height rows (DEC STD 070, DECDWL).
     @inline(__always)
-    func lastColumn(row: Int) -> Int { lastColumn(rowFlags: active.flags(row)) }
+    func lastColumn(row: Int) -> Int {
+        active.mayHoldDoubleSizeRows ? lastColumn(rowFlags: active.flags(row)) : columns - 1
+    }
 
     @inline(__always)
     func lastColumn(rowFlags: RowFlags) -> Int {

@@ -37,7 +37,7 @@ struct TerminalState {
     var cursor = Cursor()
     var pen = Style()
     /// Style key of `pen`.
-    var penKey = StyleKey.default
+    var penKey = StyleKey.default { didSet { penCellBits = Cell(content: 0, style: penKey, linkID: penLink).bits } }
     /// Style key of the blank an erase leaves (`pen.erased`), or nil when the
     /// background changed since it was last needed (see `eraseKey`).
     var cachedEraseKey: StyleKey? = .default
@@ -62,7 +62,10 @@ struct TerminalState {
     let widths = UnicodeWidth.shared
     var hyperlinks = HyperlinkTable()
     /// The OSC 8 link printed characters get (0 = none).
-    var penLink: UInt16 = 0
+    var penLink: UInt16 = 0 { didSet { penCellBits = Cell(content: 0, style: penKey, linkID: penLink).bits } }
+    /// A cell of the pen's style and link with no content, as a word: a
+    /// printed ASCII character's cell is this with the byte in the low bits.
+    private(set) var penCellBits: UInt64 = 0
     /// The OSC 7 working directory.
     var workingDirectory: String?
     var allowsClipboardRead = false
