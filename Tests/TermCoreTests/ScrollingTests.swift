@@ -10,6 +10,39 @@ struct ScrollingTests {
         #expect(t.scrollbackLines == ["1", "2"])
     }
 
+    @Test func recycledRowsShowNothingOfTheirOldLines() {
+        // Seven row slots (3 rows, 4 lines of scrollback) reused 200 times by
+        // lines of random length, wide characters and rows erased with a
+        // background colour: a row cleared for a new line must keep nothing
+        // of the line its slot held before (the grid clears a slot only up
+        // to the columns it wrote).
+        var generator = SplitMix64(seed: 11)
+        let t = Terminal(columns: 12, rows: 3, scrollback: 4)
+        var lines: [(text: String, coloured: Bool)] = []
+        for _ in 0..<200 {
+            let length = Int(generator.next() % 13)
+            var text = ""
+            var coloured = false
+            switch generator.next() % 3 {
+            case 0: text = String(repeating: "你", count: length / 2)
+            case 1:
+                coloured = true
+                text = String(repeating: "c", count: length)
+                t.feed("\(CSI)44m\(CSI)2K")
+            default: text = String((0..<length).map { Character(UnicodeScalar(UInt8(0x61 + $0))) })
+            }
+            t.feed(text + "\(CSI)0m\r\n")
+            lines.append((text, coloured))
+        }
+        let shown = lines.suffix(6)
+        #expect(t.scrollbackLines == shown.prefix(4).map(\.text))
+        #expect(t.screenLines == shown.suffix(2).map(\.text) + [""])
+        for (row, line) in shown.suffix(2).enumerated() {
+            #expect(t.cellAt(row, 11).style.background == (line.coloured ? .indexed(4) : .default))
+        }
+        #expect(t.cellAt(2, 11).style == Style())
+    }
+
     @Test func scrollbackKeepsOnlyTheNewestLines() {
         var input = ""
         for line in 1...20 { input += "\(line)\r\n" }
