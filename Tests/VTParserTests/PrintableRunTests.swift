@@ -48,3 +48,13 @@ struct PrintableRunTests {
         }
     }
 }
+
+@Suite("Parser: long parameters")
+struct LongParameterTests {
+    @Test func longParametersSaturateAt65535() {
+        // Nine and more digits, and leading zeros: values cap at 65,535 as
+        // xterm's do.
+        #expect(parse("\u{1B}[123456789012;77;00000000001H") == ["csi 65535;77;1H"])
+        #expect(parse("\u{1B}[65536;65535;99999m") == ["csi 65535;65535;65535m"])
+    }
+}
