@@ -69,7 +69,7 @@ extension TerminalState {
         active.setFlags(cursor.row, flags)
         if !size.isEmpty {
             let half = max(1, columns / 2)
-            (active.row(cursor.row) + half).update(repeating: eraseCell, count: columns - half)
+            Grid.fill(active.row(cursor.row) + half, with: eraseCell, count: columns - half)
             cursor.col = min(cursor.col, half - 1)
         }
     }

@@ -48,7 +48,7 @@ extension TerminalState {
             if row + count <= bottom {
                 destination.update(from: active.readRow(row + count) + left, count: width)
             } else {
-                destination.update(repeating: eraseCell, count: width)
+                Grid.fill(destination, with: eraseCell, count: width)
             }
             repairWideEdges(row: row, left: left, right: right)
         }
@@ -69,7 +69,7 @@ extension TerminalState {
             if row - count >= top {
                 destination.update(from: active.readRow(row - count) + left, count: width)
             } else {
-                destination.update(repeating: eraseCell, count: width)
+                Grid.fill(destination, with: eraseCell, count: width)
             }
             repairWideEdges(row: row, left: left, right: right)
         }
@@ -106,9 +106,10 @@ extension TerminalState {
         if row[first].width == .wideTail && first > 0 { first -= 1 }
         if row[last - 1].width == .wide && last < columns { last += 1 }
         if selective {
-            for col in first..<last where !row[col].isProtected { row[col] = eraseCell }
+            let blank = eraseCell
+            for col in first..<last where !row[col].isProtected { row[col] = blank }
         } else {
-            (row + first).update(repeating: eraseCell, count: last - first)
+            Grid.fill(row + first, with: eraseCell, count: last - first)
         }
         if end == columns { active.setFlags(rowIndex, active.flags(rowIndex).subtracting(.wrapped)) }
     }
@@ -171,7 +172,7 @@ extension TerminalState {
             row[right + 1] = Cell.blank(style: row[right + 1].styleKey)
         }
         if keep > 0 { (row + col + count).update(from: row + col, count: keep) }
-        (row + col).update(repeating: eraseCell, count: count)
+        Grid.fill(row + col, with: eraseCell, count: count)
         active.setFlags(rowIndex, active.flags(rowIndex).subtracting(.wrapped))
     }
 
@@ -193,7 +194,7 @@ extension TerminalState {
             row[right + 1] = Cell.blank(style: row[right + 1].styleKey)
         }
         if keep > 0 { (row + col).update(from: row + col + count, count: keep) }
-        (row + col + keep).update(repeating: eraseCell, count: count)
+        Grid.fill(row + col + keep, with: eraseCell, count: count)
         active.setFlags(rowIndex, active.flags(rowIndex).subtracting(.wrapped))
     }
 
@@ -294,7 +295,7 @@ extension TerminalState {
             if protectedPen { cell.content |= Cell.protectedFlag }
             for row in area.top...area.bottom {
                 eraseCells(row: row, from: area.left, to: area.right + 1)
-                (active.row(row) + area.left).update(repeating: cell, count: area.right - area.left + 1)
+                Grid.fill(active.row(row) + area.left, with: cell, count: area.right - area.left + 1)
             }
         case UInt8(ascii: "z"), UInt8(ascii: "{"):  // DECERA, DECSERA: Pt ; Pl ; Pb ; Pr
             guard let area = rectangle(sequence, from: 0) else { return }
