@@ -35,6 +35,7 @@ extension TerminalState {
 
     /// CHA/HPA: absolute column (0-based), relative to the left margin under
     /// DECOM with DECLRMM.
+    @inline(__always)
     mutating func setColumn(_ col: Int) {
         if modes.origin && modes.leftRightMargins {
             cursor.col = min(max(marginLeft, marginLeft + col), marginRight)
@@ -45,6 +46,7 @@ extension TerminalState {
     }
 
     /// VPA: absolute row (0-based), relative to the scroll region under DECOM.
+    @inline(__always)
     mutating func setRow(_ row: Int) {
         if modes.origin {
             cursor.row = min(max(scrollTop, scrollTop + row), scrollBottom)
