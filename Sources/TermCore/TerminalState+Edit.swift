@@ -291,6 +291,9 @@ extension TerminalState {
                 let area = rectangle(sequence, from: 1)
             else { return }
             let content = character < 127 ? charsets.designations[charsets.gl].map(UInt8(character)) : UInt32(character)
+            // The erase style first: interning it can compact the style
+            // table, which renumbers the pen.
+            _ = eraseKey
             var cell = Cell(content: content, style: penKey, linkID: 0)
             if protectedPen { cell.content |= Cell.protectedFlag }
             for row in area.top...area.bottom {

@@ -25,14 +25,19 @@ extension TerminalState {
                     (row[col].content & ~(3 << Cell.widthShift)) | UInt32(Cell.Width.wide.rawValue) << Cell.widthShift
                 var tail = Cell(scalar: 0, width: .wideTail, style: row[col].styleKey)
                 tail.linkID = row[col].linkID
+                if row[col].isProtected { tail.content |= Cell.protectedFlag }
                 row[col + 1] = tail
                 cursor.pendingWrap = false
                 cursor.col = col + 1
                 advanceCursor(by: 1)
             } else {
                 // It no longer fits in the last column: it moves to the next
-                // row whole, as a wide character printed there would.
-                let styleKey = row[col].styleKey
+                // row whole, as a wide character printed there would, with
+                // its own style and link. The style is held as a value and
+                // made the pen for the move: the wrap can compact the style
+                // table, which renumbers every id but re-interns the pen.
+                let style = styles[row[col].styleKey]
+                let link = row[col].linkID
                 row[col] = Cell(scalar: 0, width: .wrapSpacer, style: eraseKey)
                 cursor.col = col
                 cursor.pendingWrap = false
@@ -41,10 +46,12 @@ extension TerminalState {
                 } else {
                     cursor.col = max(0, edge - 1)
                 }
-                let savedPen = penKey
-                penKey = styleKey
+                let (savedPen, savedLink) = (pen, penLink)
+                setPen(style)
+                penLink = link
                 printCharacter(content, width: 2)
-                penKey = savedPen
+                setPen(savedPen)
+                penLink = savedLink
             }
         } else {
             // Narrowed (VS15): the right half becomes a blank and the cursor

@@ -11,8 +11,10 @@ extension TerminalState {
         guard let base = bytes.baseAddress else { return }
         var index = 0
         let count = bytes.count
-        let penBits = penCellBits
         while index < count {
+            // The pen's cell word is read after the wrap, per row: a wrap can
+            // scroll, intern the erase style, and so compact the style table
+            // and renumber the pen.
             if cursor.pendingWrap { wrapToNextLine() }
             let (row, flags) = active.rowAndFlags(cursor.row)
             let edge = rightEdge(rowFlags: flags)
@@ -22,7 +24,7 @@ extension TerminalState {
             let start = cursor.col
             let run = min(count - index, edge + 1 - start)
             clearWideOverlap(row, from: start, count: run)
-            Self.storeASCII(base + index, count: run, into: row + start, cellBits: penBits)
+            Self.storeASCII(base + index, count: run, into: row + start, cellBits: penCellBits)
             index += run
             advanceCursor(from: start, by: run, edge: edge)
         }

@@ -159,6 +159,7 @@ extension TerminalState {
                 if width == 2 {
                     var tail = Cell(scalar: 0, width: .wideTail, style: cell.styleKey)
                     tail.linkID = cell.linkID
+                    if cell.isProtected { tail.content |= Cell.protectedFlag }
                     row.append(tail)
                 }
                 column += width

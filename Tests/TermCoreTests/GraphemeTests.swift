@@ -107,4 +107,25 @@ struct GraphemeTests {
         #expect(t.cellAt(0, 0).scalars.count == 32)
         #expect(t.counters.droppedCombiningMarks == 69)
     }
+
+    @Test func aClusterMovedToTheNextRowKeepsItsStyleThroughACompaction() {
+        // A smiley in the last column of the last row becomes wide (VS16)
+        // and moves to the next row: the wrap scrolls and compacts the full
+        // style table. The moved cluster and what follows keep the pen.
+        let pen = Style(foreground: .rgb(1, 2, 3), background: .rgb(9, 9, 9))
+        let t = Terminal(columns: 10, rows: 2, scrollback: 0)
+        t.feed("\(CSI)?2027h" + SGRTests.fillingTheStyleTable(last: pen) + "\(CSI)2;10H\u{263A}\u{FE0F}x")
+        #expect(t.counters.styleCompactions == 1)
+        #expect(t.cellAt(1, 0).text == "\u{263A}\u{FE0F}" && t.cellAt(1, 0).style == pen)
+        #expect(t.cellAt(1, 1).width == .wideTail && t.cellAt(1, 1).style == pen)
+        #expect(t.cellAt(1, 2).text == "x" && t.cellAt(1, 2).style == pen)
+    }
+
+    @Test func aClusterWidenedInPlaceKeepsItsProtection() {
+        // DECSCA-protected smiley made wide by VS16: its right half is
+        // protected too, so a selective erase leaves the whole character.
+        let t = terminal(10, 2, "\(CSI)?2027h\(CSI)1\"q\u{263A}\u{FE0F}\(CSI)0\"q\(CSI)1G\(CSI)?2K")
+        #expect(t.cellAt(0, 0).text == "\u{263A}\u{FE0F}" && t.cellAt(0, 0).isProtected)
+        #expect(t.cellAt(0, 1).width == .wideTail && t.cellAt(0, 1).isProtected)
+    }
 }

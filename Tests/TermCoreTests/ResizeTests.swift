@@ -197,4 +197,16 @@ struct ResizeTests {
         #expect(t.screenLine(t.cursor.position.row - 1).hasPrefix("line 11999"))
         #expect(t.scrollbackCount <= 10_000)
     }
+
+    @Test func aProtectedWideCharacterStaysProtectedWhenReflowed() {
+        // "ab" and a DECSCA-protected 你 fill 4 columns; at 3 the wide
+        // character moves to the next row, and a selective erase of the
+        // screen must leave both of its halves.
+        let t = terminal(4, 3, "ab\(CSI)1\"q你\(CSI)0\"q")
+        t.resize(columns: 3, rows: 3)
+        t.feed("\(CSI)?2J")
+        #expect(t.screenLines.contains("你"))
+        let row = (0..<3).first { t.screenLine($0) == "你" } ?? 0
+        #expect(t.cellAt(row, 0).isProtected && t.cellAt(row, 1).width == .wideTail && t.cellAt(row, 1).isProtected)
+    }
 }

@@ -137,6 +137,45 @@ struct SGRTests {
         #expect(t.cellAt(3, 0).style.foreground == .rgb(1, 0x11, 0x6F))  // 69,999 = 0x1116F
     }
 
+    /// SGRs that fill the style table exactly: 65,534 foregrounds, then
+    /// `last` (a new background as well, so its erase style is not interned
+    /// yet). The next style interned compacts the table.
+    static func fillingTheStyleTable(last: Style) -> String {
+        var input = ""
+        for index in 0..<65_534 { input += truecolor(index) }
+        guard case .rgb(let r, let g, let b) = last.foreground.kind,
+            case .rgb(let br, let bg, let bb) = last.background.kind
+        else { return input }
+        return input + "\(CSI)48;2;\(br);\(bg);\(bb);38;2;\(r);\(g);\(b)m"
+    }
+
+    @Test func aCompactionInTheMiddleOfARunKeepsThePensStyle() {
+        // "a" fills the last column; the wrap before "b" scrolls, interns
+        // the erase style of the new background and so compacts the full
+        // table, renumbering the pen while the run is being printed. "b"
+        // must get the pen's new id (it kept the old one, past the end of
+        // the compacted table).
+        let pen = Style(foreground: .rgb(1, 2, 3), background: .rgb(9, 9, 9))
+        let t = Terminal(columns: 80, rows: 24, scrollback: 0)
+        t.feed(Self.fillingTheStyleTable(last: pen) + "\(CSI)24;80Hab")
+        #expect(t.counters.styleCompactions == 1)
+        #expect(t.cellAt(22, 79).text == "a" && t.cellAt(22, 79).style == pen)
+        #expect(t.cellAt(23, 0).text == "b" && t.cellAt(23, 0).style == pen)
+        #expect(t.cellAt(23, 1).style == Style(background: .rgb(9, 9, 9)))
+    }
+
+    @Test func aRectangleFilledDuringACompactionTakesThePensStyle() {
+        // DECFRA erases its area first, which interns the erase style of the
+        // new background and compacts the full table: the fill must use the
+        // pen's id from after the compaction.
+        let pen = Style(foreground: .rgb(1, 2, 3), background: .rgb(9, 9, 9))
+        let t = Terminal(columns: 10, rows: 3, scrollback: 0)
+        t.feed(Self.fillingTheStyleTable(last: pen) + "\(CSI)88;1;1;2;3$x")
+        #expect(t.counters.styleCompactions == 1)
+        #expect(t.screenLines == ["XXX", "XXX", ""])
+        #expect(t.cellAt(1, 2).style == pen)
+    }
+
     @Test func manyDistinctStylesNeverRunOut() {
         // Each truecolor cell is a new style; the table compacts when full,
         // so the newest colours stay right (SwiftTerm drops them).
