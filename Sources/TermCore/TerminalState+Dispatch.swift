@@ -84,7 +84,7 @@ extension TerminalState: VTHandler {
         }
     }
 
-    mutating func csiDispatch(_ sequence: borrowing ControlSequence) {
+    mutating func csiDispatch(_ sequence: ControlSequenceView) {
         // The parts tested below, read once: a borrowed sequence cannot be
         // captured by the conditions' autoclosures.
         let prefix = sequence.prefix
@@ -115,7 +115,7 @@ extension TerminalState: VTHandler {
     /// CSI sequences without a private prefix. Inlined into `csiDispatch`,
     /// its only caller: one call less for most sequences.
     @inline(__always)
-    mutating func csiStandard(_ sequence: ControlSequence) {
+    mutating func csiStandard(_ sequence: ControlSequenceView) {
         let intermediates = sequence.intermediates
         if !intermediates.isEmpty {
             csiWithIntermediate(sequence)
@@ -174,7 +174,7 @@ extension TerminalState: VTHandler {
     }
 
     /// CSI sequences with one intermediate byte.
-    mutating func csiWithIntermediate(_ sequence: ControlSequence) {
+    mutating func csiWithIntermediate(_ sequence: ControlSequenceView) {
         let count = sequence.count(at: 0)
         let intermediates = sequence.intermediates
         if intermediates.isOnly(UInt8(ascii: " ")) {
@@ -214,7 +214,7 @@ extension TerminalState: VTHandler {
     }
 
     /// CSI ? sequences.
-    mutating func csiPrivate(_ sequence: ControlSequence) {
+    mutating func csiPrivate(_ sequence: ControlSequenceView) {
         if sequence.intermediates.isOnly(UInt8(ascii: "$")) && sequence.final == UInt8(ascii: "p") {
             reportDECMode(sequence[0])  // DECRQM
             return
@@ -235,7 +235,7 @@ extension TerminalState: VTHandler {
     }
 
     /// CSI > sequences.
-    mutating func csiGreater(_ sequence: ControlSequence) {
+    mutating func csiGreater(_ sequence: ControlSequenceView) {
         guard sequence.intermediates.isEmpty else {
             counters.unknownSequences += 1
             return
@@ -271,7 +271,7 @@ extension TerminalState: VTHandler {
         operatingSystemCommand(command, UnsafeBufferPointer(rebasing: data[textStart...]))
     }
 
-    mutating func dcsHook(_ sequence: ControlSequence) {
+    mutating func dcsHook(_ sequence: ControlSequenceView) {
         lastGraphic = nil
         if sequence.prefix == 0 && sequence.intermediates.isOnly(UInt8(ascii: "$"))
             && sequence.final == UInt8(ascii: "q")

@@ -282,7 +282,7 @@ extension TerminalState {
     // MARK: Rectangles (VT420)
 
     /// `CSI … $ x|z|{|v`: DECFRA, DECERA, DECSERA, DECCRA.
-    mutating func rectangleOperation(_ sequence: ControlSequence) {
+    mutating func rectangleOperation(_ sequence: ControlSequenceView) {
         switch sequence.final {
         case UInt8(ascii: "x"):  // DECFRA: Pch ; Pt ; Pl ; Pb ; Pr
             let character = sequence[0]
@@ -315,7 +315,7 @@ extension TerminalState {
 
     /// DECCRA: copies a rectangle to another place on the page, clipped to the
     /// screen; overlapping areas copy as if through a buffer.
-    mutating func copyRectangle(_ sequence: ControlSequence) {
+    mutating func copyRectangle(_ sequence: ControlSequenceView) {
         guard let source = rectangle(sequence, from: 0) else { return }
         let rowOffset = modes.origin ? scrollTop : 0
         let colOffset = modes.origin && modes.leftRightMargins ? marginLeft : 0

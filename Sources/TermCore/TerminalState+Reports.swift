@@ -224,7 +224,7 @@ extension TerminalState {
     /// manipulation is a front end's business and is ignored; the title is
     /// never reported (21t), since echoing it lets anyone who can set a title
     /// type into the shell.
-    mutating func windowOperation(_ sequence: ControlSequence) {
+    mutating func windowOperation(_ sequence: ControlSequenceView) {
         switch sequence[0] {
         case 14, 16, 18, 19: reportSize(sequence[0])
         case 22: pushTitle(which: sequence[1])
@@ -252,7 +252,7 @@ extension TerminalState {
     /// adds its character code (low 8 bits) plus 0x04 protected, 0x08 hidden,
     /// 0x10 underlined, 0x20 inverse, 0x40 blinking, 0x80 bold; a plain space
     /// counts only as a row's first cell; the sum is negated, modulo 2^16.
-    mutating func reportRectangleChecksum(_ sequence: ControlSequence) {
+    mutating func reportRectangleChecksum(_ sequence: ControlSequenceView) {
         guard wantsReplies else { return }
         let id = sequence[0]
         guard let area = rectangle(sequence, from: 2) else {
@@ -287,7 +287,7 @@ extension TerminalState {
     /// A rectangle from parameters `Pt;Pl;Pb;Pr` starting at `index`
     /// (1-based, origin-relative under DECOM, defaults the whole page),
     /// clamped to the screen; nil when empty.
-    func rectangle(_ sequence: ControlSequence, from index: Int) -> (top: Int, left: Int, bottom: Int, right: Int)? {
+    func rectangle(_ sequence: ControlSequenceView, from index: Int) -> (top: Int, left: Int, bottom: Int, right: Int)? {
         let rowOffset = modes.origin ? scrollTop : 0
         let colOffset = modes.origin && modes.leftRightMargins ? marginLeft : 0
         let top = sequence.count(at: index) - 1 + rowOffset

@@ -13,7 +13,7 @@ extension TerminalState {
         penKey = styleKey(for: style)
     }
 
-    mutating func selectGraphicRendition(_ sequence: ControlSequence) {
+    mutating func selectGraphicRendition(_ sequence: ControlSequenceView) {
         let style = sequence.withParameterValues { values in
             renditionApplied(to: pen, SGRParameters(values: values, colons: sequence.subparameterMask))
         }

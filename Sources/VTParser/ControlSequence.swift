@@ -197,3 +197,83 @@ public struct ControlSequence: Sendable {
         header = 0
     }
 }
+
+/// A control sequence read in place, where the parser holds it: what
+/// ``VTHandler/csiDispatch(_:)`` receives.
+///
+/// Like the buffer ``VTHandler/printASCII(_:)`` receives, a view is valid
+/// only during the call it is passed to; ``copy()`` gives a value to keep.
+/// Handing over a view instead of the value spares a copy of the sequence
+/// for every CSI, and the copy's wide loads right after the parser's narrow
+/// stores of the parameters (a store-forwarding stall on every sequence of
+/// cursor-motion and colour-heavy output).
+public struct ControlSequenceView {
+    @usableFromInline let base: UnsafePointer<ControlSequence>
+
+    /// A view of the sequence at `base`, which must stay valid and unchanged
+    /// while the view is used.
+    @inlinable public init(_ base: UnsafePointer<ControlSequence>) {
+        self.base = base
+    }
+
+    /// How many parameters the sequence has, empty ones included.
+    @inlinable public var count: Int { base.pointee.count }
+    /// The private-parameter prefix (`?`, `>`, `<` or `=`), or 0 when absent.
+    @inlinable public var prefix: UInt8 { base.pointee.prefix }
+    /// The intermediate bytes before the final byte.
+    @inlinable public var intermediates: Intermediates { base.pointee.intermediates }
+    /// The final byte (0x40–0x7E).
+    @inlinable public var final: UInt8 { base.pointee.final }
+    /// True when the sequence had more than ``ControlSequence/maxParams`` parameters.
+    @inlinable public var paramsOverflowed: Bool { base.pointee.paramsOverflowed }
+    /// Bit `i` set: parameter `i` is followed by a colon sub-parameter.
+    @inlinable public var subparameterMask: UInt32 { base.pointee.subparameterMask }
+
+    /// Parameter `index` as a number (0 when empty or absent).
+    @inlinable public subscript(index: Int) -> Int {
+        index >= 0 && index < count ? Int(base.pointee.value(at: index)) : 0
+    }
+
+    /// Parameter `index`, or `defaultValue` when it is absent, empty or 0
+    /// (ECMA-48 §8.3: a value of zero or one moves the active position by one).
+    @inlinable public func count(at index: Int, default defaultValue: Int = 1) -> Int {
+        let value = self[index]
+        return value == 0 ? defaultValue : value
+    }
+
+    /// True when parameter `index` was given with digits.
+    @inlinable public func isPresent(_ index: Int) -> Bool { base.pointee.isPresent(index) }
+
+    /// True when parameter `index` is followed by a colon sub-parameter.
+    @inlinable public func hasSubparameter(after index: Int) -> Bool {
+        base.pointee.hasSubparameter(after: index)
+    }
+
+    /// Calls `body` with the parameter values as a buffer of ``count``
+    /// entries (empty parameters read 0), read in place: valid only during
+    /// the call.
+    @inlinable
+    public func withParameterValues<Result>(_ body: (UnsafeBufferPointer<UInt16>) throws -> Result) rethrows
+        -> Result
+    {
+        // `values` is a stored property of a frozen-layout struct: its
+        // address comes from the key path at compile time.
+        let words = UnsafeRawPointer(base.pointer(to: \.values)!).assumingMemoryBound(to: UInt64.self)
+        return try words.withMemoryRebound(to: UInt16.self, capacity: ControlSequence.maxParams) {
+            try body(UnsafeBufferPointer(start: $0, count: count))
+        }
+    }
+
+    /// The sequence as a value, to keep after the call.
+    @inlinable public func copy() -> ControlSequence { base.pointee }
+}
+
+extension ControlSequence {
+    /// Calls `body` with a view of this sequence: for handing a sequence built
+    /// from literal parts to a handler, as tests do.
+    @inlinable
+    public func withView<Result>(_ body: (ControlSequenceView) throws -> Result) rethrows -> Result {
+        var copy = self
+        return try withUnsafePointer(to: &copy) { try body(ControlSequenceView($0)) }
+    }
+}

@@ -27,16 +27,19 @@ public protocol VTHandler {
     /// An escape sequence: `ESC` intermediates final.
     mutating func escDispatch(_ intermediates: Intermediates, final: UInt8)
 
-    /// A control sequence: `CSI` prefix params intermediates final.
-    mutating func csiDispatch(_ sequence: borrowing ControlSequence)
+    /// A control sequence: `CSI` prefix params intermediates final. The view
+    /// reads the sequence where the parser holds it and is only valid during
+    /// the call (``ControlSequenceView/copy()`` keeps it).
+    mutating func csiDispatch(_ sequence: ControlSequenceView)
 
     /// A complete operating system command (the bytes between `OSC` and its
     /// terminator, BEL or ST). Strings over ``VTParser/Limits/oscBytes`` are
     /// dropped and counted instead of dispatched.
     mutating func oscDispatch(_ data: UnsafeBufferPointer<UInt8>)
 
-    /// The start of a device control string: its header, parsed like a CSI.
-    mutating func dcsHook(_ sequence: ControlSequence)
+    /// The start of a device control string: its header, parsed like a CSI
+    /// and lent like ``csiDispatch(_:)``'s.
+    mutating func dcsHook(_ sequence: ControlSequenceView)
 
     /// A fragment of the current device control string's data. DCS data is
     /// streamed, never buffered by the parser, so its length is unbounded here;
@@ -56,9 +59,9 @@ extension VTHandler {
     }
     @inlinable public mutating func execute(_ control: UInt8) {}
     @inlinable public mutating func escDispatch(_ intermediates: Intermediates, final: UInt8) {}
-    @inlinable public mutating func csiDispatch(_ sequence: borrowing ControlSequence) {}
+    @inlinable public mutating func csiDispatch(_ sequence: ControlSequenceView) {}
     @inlinable public mutating func oscDispatch(_ data: UnsafeBufferPointer<UInt8>) {}
-    @inlinable public mutating func dcsHook(_ sequence: ControlSequence) {}
+    @inlinable public mutating func dcsHook(_ sequence: ControlSequenceView) {}
     @inlinable public mutating func dcsPut(_ bytes: UnsafeBufferPointer<UInt8>) {}
     @inlinable public mutating func dcsUnhook() {}
 }

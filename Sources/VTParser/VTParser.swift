@@ -468,7 +468,7 @@ public struct VTParser: Sendable {
             if state != .csiIgnore {
                 sequence.storedFinal = byte
                 finishParameters()
-                handler.csiDispatch(sequence)
+                withUnsafePointer(to: &sequence) { handler.csiDispatch(ControlSequenceView($0)) }
             }
             state = .ground
             return
@@ -515,7 +515,7 @@ public struct VTParser: Sendable {
         if byte >= 0x40 {
             sequence.storedFinal = byte
             finishParameters()
-            handler.dcsHook(sequence)
+            withUnsafePointer(to: &sequence) { handler.dcsHook(ControlSequenceView($0)) }
             state = .dcsPassthrough
             return
         }
@@ -592,7 +592,8 @@ public struct VTParser: Sendable {
     /// stay in locals, written back whole when the sequence ends or leaves
     /// the fast path: reading fields back right after narrower stores to them
     /// stalls on store forwarding, which cost a third of the parser's time on
-    /// SGR- and CUP-heavy output. Separators store values as `parameter` and
+    /// SGR- and CUP-heavy output (the handler reads the sequence in place,
+    /// see ``ControlSequenceView``). Separators store values as `parameter` and
     /// `commitParameter` would; anything else (a prefix, an intermediate, a
     /// control, non-ASCII) goes through `step`.
     @inlinable @inline(__always)
@@ -655,7 +656,7 @@ public struct VTParser: Sendable {
                 accumulator = 0
                 accumulatorHasDigits = false
                 state = .ground
-                handler.csiDispatch(sequence)
+                withUnsafePointer(to: &sequence) { handler.csiDispatch(ControlSequenceView($0)) }
                 return index &+ 1
             }
             storeCSI(value, hasDigits, position, seenParameters, entry, present, colons)

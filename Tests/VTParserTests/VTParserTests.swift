@@ -28,7 +28,7 @@ struct Recorder: VTHandler {
         if intermediates.count > 1 { name += String(UnicodeScalar(intermediates.second)) }
         events.append(name + String(UnicodeScalar(final)))
     }
-    mutating func csiDispatch(_ sequence: borrowing ControlSequence) {
+    mutating func csiDispatch(_ sequence: ControlSequenceView) {
         flush()
         events.append("csi " + describe(sequence))
     }
@@ -36,7 +36,7 @@ struct Recorder: VTHandler {
         flush()
         events.append("osc " + String(decoding: data, as: UTF8.self))
     }
-    mutating func dcsHook(_ sequence: ControlSequence) {
+    mutating func dcsHook(_ sequence: ControlSequenceView) {
         flush()
         events.append("dcs " + describe(sequence))
     }
@@ -53,7 +53,7 @@ struct Recorder: VTHandler {
         events.append("unhook")
     }
 
-    func describe(_ sequence: ControlSequence) -> String {
+    func describe(_ sequence: ControlSequenceView) -> String {
         var out = ""
         if sequence.prefix != 0 { out += String(UnicodeScalar(sequence.prefix)) }
         for index in 0..<sequence.count {
@@ -281,6 +281,57 @@ struct ChunkingTests {
             }
             recorder.flush()
             #expect(recorder.events == expected)
+        }
+    }
+}
+
+/// Keeps what a handler can read from the lent sequences: the parameter
+/// buffer (read in place) and a copy taken during the call.
+struct ViewKeeper: VTHandler {
+    var buffers: [[UInt16]] = []
+    var copies: [ControlSequence] = []
+    mutating func csiDispatch(_ sequence: ControlSequenceView) {
+        buffers.append(sequence.withParameterValues { Array($0) })
+        copies.append(sequence.copy())
+    }
+}
+
+@Suite("Parser: the lent control sequence")
+struct ControlSequenceViewTests {
+    @Test func parameterBufferHoldsTheValuesInOrderWithEmptyOnesAsZero() {
+        var parser = VTParser()
+        var keeper = ViewKeeper()
+        parser.feed(Array("\u{1B}[38;5;196;48;2;;7;255m\u{1B}[H\u{1B}[?25l".utf8), into: &keeper)
+        #expect(keeper.buffers == [[38, 5, 196, 48, 2, 0, 7, 255], [], [25]])
+    }
+
+    @Test func aCopyOutlivesTheCallAndTheNextSequence() {
+        var parser = VTParser()
+        var keeper = ViewKeeper()
+        // The second sequence overwrites the parser's storage: the first copy keeps its values.
+        parser.feed(Array("\u{1B}[12;34H\u{1B}[5A".utf8), into: &keeper)
+        #expect(keeper.copies.count == 2)
+        #expect(keeper.copies[0].count == 2 && keeper.copies[0][0] == 12 && keeper.copies[0][1] == 34)
+        #expect(keeper.copies[0].final == UInt8(ascii: "H"))
+        #expect(keeper.copies[1].count == 1 && keeper.copies[1][0] == 5 && keeper.copies[1].final == UInt8(ascii: "A"))
+    }
+
+    @Test func aSequenceSplitAcrossFeedsIsLentWhole() {
+        var parser = VTParser()
+        var keeper = ViewKeeper()
+        for byte in "\u{1B}[4:3;1;58:5:9m".utf8 { parser.feed([byte], into: &keeper) }
+        #expect(keeper.buffers == [[4, 3, 1, 58, 5, 9]])
+        #expect(keeper.copies.first?.subparameterMask == 0b1_1001)
+    }
+
+    @Test func aLiteralSequenceCanBeLent() {
+        let literal = ControlSequence(prefix: UInt8(ascii: "?"), params: [1049, 0, 7], colonAfter: [1], final: 0x68)
+        literal.withView { view in
+            #expect(view.prefix == UInt8(ascii: "?") && view.final == 0x68 && view.count == 3)
+            #expect(view[0] == 1049 && view[1] == 0 && view[2] == 7 && view[3] == 0 && view[-1] == 0)
+            #expect(view.count(at: 1, default: 9) == 9 && view.count(at: 2) == 7)
+            #expect(view.hasSubparameter(after: 1) && !view.hasSubparameter(after: 0))
+            #expect(view.withParameterValues { Array($0) } == [1049, 0, 7])
         }
     }
 }
