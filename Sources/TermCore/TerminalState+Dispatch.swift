@@ -85,6 +85,24 @@ extension TerminalState: VTHandler {
     }
 
     mutating func csiDispatch(_ sequence: ControlSequenceView) {
+        // Cursor positioning and colours are most of what redrawing programs
+        // send (a CUP per character, an SGR per cell): straight to them, with
+        // no test of prefix and intermediates one by one.
+        switch sequence.plainFinal {
+        case UInt8(ascii: "H"):  // CUP §8.3.21
+            lastGraphic = nil
+            setPosition(row: sequence.count(at: 0) - 1, col: sequence.count(at: 1) - 1)
+        case UInt8(ascii: "m"):  // SGR §8.3.117
+            lastGraphic = nil
+            selectGraphicRendition(sequence)
+        default:
+            csiDispatchAny(sequence)
+        }
+    }
+
+    /// Every control sequence, by prefix, then intermediates, then final byte.
+    @inline(never)
+    mutating func csiDispatchAny(_ sequence: ControlSequenceView) {
         // The parts tested below, read once: a borrowed sequence cannot be
         // captured by the conditions' autoclosures.
         let prefix = sequence.prefix
@@ -112,7 +130,7 @@ extension TerminalState: VTHandler {
         }
     }
 
-    /// CSI sequences without a private prefix. Inlined into `csiDispatch`,
+    /// CSI sequences without a private prefix. Inlined into `csiDispatchAny`,
     /// its only caller: one call less for most sequences.
     @inline(__always)
     mutating func csiStandard(_ sequence: ControlSequenceView) {

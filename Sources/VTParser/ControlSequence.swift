@@ -134,6 +134,11 @@ public struct ControlSequence: Sendable {
     @inlinable public var final: UInt8 { storedFinal }
     /// True when the sequence had more than ``maxParams`` parameters.
     @inlinable public var paramsOverflowed: Bool { storedOverflow }
+    /// The final byte when the sequence has neither a prefix nor
+    /// intermediates, the form of most sequences (CUP, SGR, ED…), else 0.
+    @inlinable public var plainFinal: UInt8 {
+        header & 0xFFFF_FFFF_0000_00FF == 0 ? storedFinal : 0
+    }
 
     @inlinable public init() {}
 
@@ -226,6 +231,9 @@ public struct ControlSequenceView {
     @inlinable public var final: UInt8 { base.pointee.final }
     /// True when the sequence had more than ``ControlSequence/maxParams`` parameters.
     @inlinable public var paramsOverflowed: Bool { base.pointee.paramsOverflowed }
+    /// The final byte when the sequence has neither a prefix nor
+    /// intermediates, else 0: one test for a handler's common cases.
+    @inlinable public var plainFinal: UInt8 { base.pointee.plainFinal }
     /// Bit `i` set: parameter `i` is followed by a colon sub-parameter.
     @inlinable public var subparameterMask: UInt32 { base.pointee.subparameterMask }
 

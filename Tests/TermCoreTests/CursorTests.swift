@@ -10,6 +10,12 @@ struct CursorTests {
         #expect(terminal(10, 5, "\(CSI)0;0f").at == [0, 0])
     }
 
+    @Test func onlyThePlainFormIsCUP() {
+        // A prefix or an intermediate makes another sequence (or none): the
+        // cursor stays where the plain CUP put it.
+        #expect(terminal(10, 5, "\(CSI)2;3H\(CSI)?4;5H\(CSI)4;5 H\(CSI)>4;5H").at == [1, 2])
+    }
+
     @Test func relativeMovesDefaultToOne() {
         #expect(terminal(10, 5, "\(CSI)3;3H\(CSI)A").at == [1, 2])
         #expect(terminal(10, 5, "\(CSI)3;3H\(CSI)0B").at == [3, 2])

@@ -16,7 +16,9 @@ struct SGRTests {
         #expect(style("8").flags == .hidden)
         #expect(style("9").flags == .strikethrough)
         #expect(style("53").flags == .overline)
+        // A prefix or an intermediate makes another sequence, not SGR.
         #expect(style("1;3;0") == Style())
+        #expect(terminal(10, 1, "\(CSI)?1m\(CSI)>4;1m\(CSI)1 mX").cellAt(0, 0).style == Style())
         #expect(style("") == Style())
     }
 

@@ -324,6 +324,16 @@ struct ControlSequenceViewTests {
         #expect(keeper.copies.first?.subparameterMask == 0b1_1001)
     }
 
+    @Test func plainFinalOnlyWithoutPrefixAndIntermediates() {
+        var parser = VTParser()
+        var keeper = ViewKeeper()
+        let tooMany = (1...40).map(String.init).joined(separator: ";")
+        parser.feed(Array("\u{1B}[5;9H\u{1B}[?5H\u{1B}[1 H\u{1B}[m\u{1B}[\(tooMany)m\u{1B}[>1!m".utf8), into: &keeper)
+        let plain = keeper.copies.map { Character(UnicodeScalar($0.plainFinal == 0 ? UInt8(ascii: "-") : $0.plainFinal)) }
+        // CUP, CUP with a prefix, an intermediate; SGR, SGR past 32 parameters, SGR with both.
+        #expect(String(plain) == "H--mm-")
+    }
+
     @Test func aLiteralSequenceCanBeLent() {
         let literal = ControlSequence(prefix: UInt8(ascii: "?"), params: [1049, 0, 7], colonAfter: [1], final: 0x68)
         literal.withView { view in
