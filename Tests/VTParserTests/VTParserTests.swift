@@ -329,7 +329,9 @@ struct ControlSequenceViewTests {
         var keeper = ViewKeeper()
         let tooMany = (1...40).map(String.init).joined(separator: ";")
         parser.feed(Array("\u{1B}[5;9H\u{1B}[?5H\u{1B}[1 H\u{1B}[m\u{1B}[\(tooMany)m\u{1B}[>1!m".utf8), into: &keeper)
-        let plain = keeper.copies.map { Character(UnicodeScalar($0.plainFinal == 0 ? UInt8(ascii: "-") : $0.plainFinal)) }
+        let plain = keeper.copies.map {
+            Character(UnicodeScalar($0.plainFinal == 0 ? UInt8(ascii: "-") : $0.plainFinal))
+        }
         // CUP, CUP with a prefix, an intermediate; SGR, SGR past 32 parameters, SGR with both.
         #expect(String(plain) == "H--mm-")
     }
