@@ -97,9 +97,14 @@ struct Grid {
         storage = GridStorage(columns: columns, slotCount: rows + scrollbackLimit)
     }
 
+    // Positions, slots and slot × columns are bounded by the grid's size
+    // (`GridStorage` allocated slot × columns cells), so the arithmetic on
+    // them below cannot overflow: wrapping operators skip the checks on the
+    // paths every printed run takes.
+
     @inline(__always)
     private func slot(atPosition position: Int) -> Int {
-        let wrapped = position >= storage.slotCount ? position - storage.slotCount : position
+        let wrapped = position >= storage.slotCount ? position &- storage.slotCount : position
         return Int(storage.ring[wrapped])
     }
 
@@ -113,24 +118,24 @@ struct Grid {
     /// the row is stamped as changed.
     @inline(__always)
     func row(_ row: Int) -> UnsafeMutablePointer<Cell> {
-        let slot = slot(atPosition: zero + historyCount + row)
+        let slot = slot(atPosition: zero &+ historyCount &+ row)
         storage.generations[slot] = generation
-        return storage.cells + slot * columns
+        return storage.cells + slot &* columns
     }
 
     /// The cells of screen row `row` for writing (stamped as changed) and its
     /// flags, with one ring lookup: what printing needs per run.
     @inline(__always)
     func rowAndFlags(_ row: Int) -> (cells: UnsafeMutablePointer<Cell>, flags: RowFlags) {
-        let slot = slot(atPosition: zero + historyCount + row)
+        let slot = slot(atPosition: zero &+ historyCount &+ row)
         storage.generations[slot] = generation
-        return (storage.cells + slot * columns, storage.flags[slot])
+        return (storage.cells + slot &* columns, storage.flags[slot])
     }
 
     /// The cells of screen row `row`, for reading only.
     @inline(__always)
     func readRow(_ row: Int) -> UnsafePointer<Cell> {
-        UnsafePointer(storage.cells + slot(atPosition: zero + historyCount + row) * columns)
+        UnsafePointer(storage.cells + slot(atPosition: zero &+ historyCount &+ row) &* columns)
     }
 
     /// The slot behind screen row `row` and its change stamp.

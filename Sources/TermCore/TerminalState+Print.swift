@@ -21,15 +21,18 @@ extension TerminalState {
             // A cursor restored onto a row made double width since can lie
             // past the row's last usable column.
             if cursor.col > edge { cursor.col = edge }
+            // Columns and counts are far from Int's limits: wrapping
+            // operators spare the overflow checks on every run.
             let start = cursor.col
-            let run = min(count - index, edge + 1 - start)
+            let run = min(count &- index, edge &+ 1 &- start)
             clearWideOverlap(row, from: start, count: run)
             Self.storeASCII(base + index, count: run, into: row + start, cellBits: penCellBits)
-            index += run
+            index &+= run
             advanceCursor(from: start, by: run, edge: edge)
         }
-        lastGraphic = (UInt32(base[count - 1]), 1)
-        lastScalar = UInt32(base[count - 1])
+        let last = UInt32(base[count &- 1])
+        lastGraphic = (last, 1)
+        lastScalar = last
         graphemeState = 0
     }
 
@@ -193,11 +196,11 @@ extension TerminalState {
     /// `advanceCursor(by:)` from column `col` when the right edge is at hand.
     @inline(__always)
     mutating func advanceCursor(from col: Int, by count: Int, edge: Int) {
-        if col + count > edge {
+        if col &+ count > edge {
             cursor.col = edge
             cursor.pendingWrap = modes.autowrap
         } else {
-            cursor.col = col + count
+            cursor.col = col &+ count
         }
     }
 
@@ -242,11 +245,11 @@ extension TerminalState {
     @inline(__always)
     func clearWideOverlap(_ row: UnsafeMutablePointer<Cell>, from start: Int, count: Int) {
         if row[start].width == .wideTail && start > 0 {
-            row[start - 1] = Cell.blank(style: row[start - 1].styleKey)
+            row[start &- 1] = Cell.blank(style: row[start &- 1].styleKey)
         }
-        let last = start + count - 1
-        if row[last].width == .wide && last + 1 < columns {
-            row[last + 1] = Cell.blank(style: row[last + 1].styleKey)
+        let last = start &+ count &- 1
+        if row[last].width == .wide && last &+ 1 < columns {
+            row[last &+ 1] = Cell.blank(style: row[last &+ 1].styleKey)
         }
     }
 

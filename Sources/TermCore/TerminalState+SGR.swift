@@ -50,6 +50,15 @@ extension TerminalState {
                     continue
                 }
             }
+            if code == 38 || code == 48 || code == 58 {
+                // Semicolon form: `5;n` or `2;r;g;b` take the next parameters.
+                // Tested before the switch, which compiles to a chain of range
+                // tests: colour-heavy output is mostly these.
+                let (color, used) = semicolonColor(values, after: index)
+                if let color { style.setExtendedColor(code, color) }
+                index = next + used
+                continue
+            }
             switch code {
             case 0: style = Style()
             case 1: style.flags.insert(.bold)
@@ -77,11 +86,6 @@ extension TerminalState {
             case 59: style.underlineColor = .default
             case 90...97: style.foreground = .indexed(UInt8(truncatingIfNeeded: code - 90 + 8))
             case 100...107: style.background = .indexed(UInt8(truncatingIfNeeded: code - 100 + 8))
-            case 38, 48, 58:
-                // Semicolon form: `5;n` or `2;r;g;b` take the next parameters.
-                let (color, used) = semicolonColor(values, after: index)
-                if let color { style.setExtendedColor(code, color) }
-                next = index + 1 + used
             default:
                 break  // unknown renditions are ignored (ECMA-48 leaves them to the device)
             }

@@ -103,25 +103,27 @@ public struct VTParser: Sendable {
     mutating func consumeGround<H: VTHandler>(
         _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ handler: inout H
     ) -> Int {
+        // Indices stay below `end`, a buffer's count: wrapping operators
+        // spare the overflow checks.
         var index = start
         var decoded: UInt32 = 0
         while index < end {
             // A run of printable ASCII goes out in one call.
             let runEnd = Self.printableRunEnd(base, from: index, to: end)
             if runEnd > index {
-                handler.printASCII(UnsafeBufferPointer(start: base + index, count: runEnd - index))
+                handler.printASCII(UnsafeBufferPointer(start: base + index, count: runEnd &- index))
                 index = runEnd
                 if index == end { break }
             }
             let byte = base[index]
-            if byte == 0x1B && index + 1 < end && base[index + 1] == UInt8(ascii: "[") {
+            if byte == 0x1B && index &+ 1 < end && base[index &+ 1] == UInt8(ascii: "[") {
                 // ESC [ : straight to a fresh CSI (what `enterEscape` would clear
                 // starts cleared in the fast path's locals).
-                index = consumeCSI(base, index + 2, end, &handler, resuming: false)
+                index = consumeCSI(base, index &+ 2, end, &handler, resuming: false)
                 if state != .ground { return index }
             } else if byte < 0x20 && byte != 0x1B && byte != 0x18 && byte != 0x1A {
                 handler.execute(byte)  // C0 in ground (CR, LF, BS, HT…): no state change
-                index += 1
+                index &+= 1
             } else if byte >= 0xC2, case let length = Self.decodeUTF8(base, index, end, &decoded), length > 0 {
                 // Whole, valid, printable UTF-8 sequences: the run of them
                 // goes out in one call.
