@@ -9,6 +9,7 @@ extension TerminalState {
             return
         }
         guard let base = bytes.baseAddress else { return }
+        if bytes.count == 1 && printSingleASCII(base[0]) { return }
         var index = 0
         let count = bytes.count
         while index < count {
@@ -34,6 +35,26 @@ extension TerminalState {
         lastGraphic = (last, 1)
         lastScalar = last
         graphemeState = 0
+    }
+
+    /// One character where nothing special applies: no wrap pending, a
+    /// narrow cell at the cursor, within the edge. Output that positions or
+    /// colours every character (a CUP or an SGR before each) prints this way,
+    /// without the run loop's set-up. Returns false, having stored nothing,
+    /// when anything else applies.
+    @inline(__always)
+    mutating func printSingleASCII(_ byte: UInt8) -> Bool {
+        guard !cursor.pendingWrap else { return false }
+        let (row, flags) = active.rowAndFlags(cursor.row)
+        let edge = rightEdge(rowFlags: flags)
+        let col = cursor.col
+        guard col <= edge && row[col].width == .narrow else { return false }
+        UnsafeMutableRawPointer(row + col).storeBytes(of: UInt64(byte) | penCellBits, as: UInt64.self)
+        advanceCursor(from: col, by: 1, edge: edge)
+        lastGraphic = (UInt32(byte), 1)
+        lastScalar = UInt32(byte)
+        graphemeState = 0
+        return true
     }
 
     /// Stores `count` ASCII bytes as narrow cells: each byte widened to a

@@ -164,3 +164,49 @@ struct WideCharacterRoomTests {
         #expect(t.screenLine(0) == "")
     }
 }
+
+/// Characters printed one at a time, each after a CUP or an SGR (the shape of
+/// cursor-motion and colour-heavy output), must land as in a run.
+@Suite("Printing single characters between sequences")
+struct SingleCharacterPrintingTests {
+    @Test func aCharacterOverAWideHeadOrTailClearsTheOtherHalf() {
+        // xterm: overwriting either half of a wide character erases all of it.
+        let head = terminal(10, 2, "中\(CSI)1;1Ha")
+        #expect(head.cellAt(0, 0).text == "a" && head.cellAt(0, 1).width == .narrow && head.cellAt(0, 1).text == "")
+        let tail = terminal(10, 2, "中\(CSI)1;2Hb")
+        #expect(tail.cellAt(0, 0).width == .narrow && tail.cellAt(0, 0).text == "" && tail.cellAt(0, 1).text == "b")
+    }
+
+    @Test func theLastColumnSetsPendingWrapAndTheNextCharacterWraps() {
+        let t = terminal(5, 3, "\(CSI)1;5Ha\(CSI)1mb")
+        #expect(t.screenLines == ["    a", "b", ""])
+        #expect(t.isWrapped(row: 0))
+        #expect(t.at == [1, 1])
+        let pending = terminal(5, 3, "\(CSI)1;5H\(CSI)31ma")
+        #expect(pending.at == [0, 4] && pending.cursor.pendingWrap)
+        #expect(pending.cellAt(0, 4).style.foreground == .indexed(1))
+    }
+
+    @Test func repRepeatsASingleCharacter() {
+        #expect(terminal(10, 2, "\(CSI)2;3Hx\(CSI)3b").screenLines == ["", "  xxxx"])
+    }
+
+    @Test func onADoubleWidthRowTheCursorPastTheHalfPrintsAtItsLastColumn() {
+        // DECDWL keeps columns 0–4 of 10; a CUP past them is clamped when printing.
+        let t = terminal(10, 2, "\u{1B}#6\(CSI)1;9Hq")
+        #expect(t.cellAt(0, 4).text == "q")
+        #expect(t.at == [0, 4] && t.cursor.pendingWrap)
+    }
+
+    @Test func everyCharacterPositionedAloneMatchesTheSameTextPrintedAsARun() {
+        // A CUP before each character of a line, in a random order, gives the line.
+        var generator = SystemRandomNumberGenerator()
+        let line = Array("The quick brown fox jumps over the lazy dog")
+        var input = ""
+        for column in (0..<line.count).shuffled(using: &generator) {
+            input += "\(CSI)3;\(column + 1)H\(line[column])"
+        }
+        let t = terminal(50, 4, input)
+        #expect(t.screenLine(2) == String(line))
+    }
+}
