@@ -104,13 +104,11 @@ extension Terminal {
                 col += 1
             }
             if line < range.end.line && !wrapped {
-                while pending.last == " " { pending.removeLast() }
-                result += String(pending) + "\n"
+                result += pending.droppingTrailingSpaces() + "\n"
                 pending = String.UnicodeScalarView()
             }
         }
-        while pending.last == " " { pending.removeLast() }
-        return result + String(pending)
+        return result + pending.droppingTrailingSpaces()
     }
 
     func appendScalars(of cell: Cell, to scalars: inout String.UnicodeScalarView) {

@@ -129,9 +129,7 @@ public struct SnapshotLine: Sendable {
     public var text: String {
         var scalars = String.UnicodeScalarView()
         appendText(of: 0..<columns, to: &scalars)
-        var text = String(scalars)
-        while text.unicodeScalars.last == " " { text.unicodeScalars.removeLast() }
-        return text
+        return scalars.droppingTrailingSpaces()
     }
 
     func appendText(of range: Range<Int>, to scalars: inout String.UnicodeScalarView) {

@@ -405,8 +405,7 @@ public final class Terminal {
     func text(of row: UnsafePointer<Cell>) -> String {
         var scalars = String.UnicodeScalarView()
         for col in 0..<columns { appendScalars(of: row[col], to: &scalars) }
-        while scalars.last == " " { scalars.removeLast() }
-        return String(scalars)
+        return scalars.droppingTrailingSpaces()
     }
 }
 

@@ -27,9 +27,7 @@ public enum HTMLRenderer {
                 runs.removeLast()
             }
             if let last = runs.last, last.style == Style(), last.hyperlink == nil {
-                var text = last.text
-                while text.unicodeScalars.last == " " { text.unicodeScalars.removeLast() }
-                runs[runs.count - 1].text = text
+                runs[runs.count - 1].text = last.text.droppingTrailingSpaces()
             }
             for run in runs { html += span(run, palette: palette, reverseVideo: reverse) }
         }

@@ -52,8 +52,6 @@ public enum TextRenderer {
     }
 
     static func trimmed(_ text: String) -> String {
-        var text = text
-        while text.unicodeScalars.last == " " { text.unicodeScalars.removeLast() }
-        return text
+        text.droppingTrailingSpaces()
     }
 }

@@ -67,8 +67,7 @@ enum SessionsCommand {
                 if column >= 3 && stale[index] && colour { cell = "\u{1B}[2m" + cell + "\u{1B}[0m" }
                 line += (column == 0 ? "" : "  ") + cell
             }
-            while line.hasSuffix(" ") { line.removeLast() }
-            out += line + "\n"
+            out += line.droppingTrailingSpaces() + "\n"
         }
         if sessions.isEmpty { out += "(no live sessions)\n" }
         return out
