@@ -14,10 +14,28 @@ extension TerminalState {
     }
 
     mutating func selectGraphicRendition(_ sequence: ControlSequenceView) {
+        // A short list without colons may have been applied to this pen
+        // before (see `SGRTransitions`).
+        let packed =
+            sequence.subparameterMask == 0 && sgrTransitions.isActive()
+            ? sequence.withParameterValues(SGRTransitions.pack) : nil
+        if let packed, let (style, key) = sgrTransitions.lookup(packed, from: penKey, epoch: tablesEpoch) {
+            // setPen, with the key already known.
+            if style.background != pen.background { cachedEraseKey = nil }
+            pen = style
+            if key != penKey { penKey = key }
+            return
+        }
+        let (from, epoch) = (penKey, tablesEpoch)
         let style = sequence.withParameterValues { values in
             renditionApplied(to: pen, SGRParameters(values: values, colons: sequence.subparameterMask))
         }
         if style != pen { setPen(style) }
+        // Interning the style may have compacted the table: the old pen's
+        // key then means something else, so the transition is not kept.
+        if let packed, tablesEpoch == epoch {
+            sgrTransitions.store(packed, from: from, epoch: epoch, style: pen, key: penKey)
+        }
     }
 
     /// `style` with the renditions of `parameters` applied, left to right.

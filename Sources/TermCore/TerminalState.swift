@@ -54,6 +54,7 @@ struct TerminalState {
     var savedAlternate: SavedCursor?
 
     var styles = StyleTable()
+    var sgrTransitions = SGRTransitions()
     var clusters = ClusterTable()
     /// Cluster extensions seen before, so a repeated "e" + U+0301 costs no
     /// array or hash of arrays. Cleared on cluster compaction.
