@@ -21,9 +21,9 @@ extension Terminal {
             while true {
                 let (cells, wrapped) = bufferLine(current)
                 for col in 0..<columns where cells[col].width != .wideTail {
-                    var scalars = String.UnicodeScalarView()
-                    appendScalars(of: cells[col], to: &scalars)
-                    var text = String(scalars)
+                    var cellText = RowText(capacity: 4)
+                    appendText(of: cells[col], to: &cellText)
+                    var text = cellText.string
                     if !caseSensitive { text = text.lowercased() }
                     characters.append((Array(text.unicodeScalars), BufferPoint(line: current, column: col)))
                 }

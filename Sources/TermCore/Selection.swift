@@ -93,35 +93,38 @@ extension Terminal {
     /// The text of a buffer range, joined as ``text(of:)`` does.
     public func text(in range: BufferRange) -> String {
         var result = ""
-        var pending = String.UnicodeScalarView()
+        var pending = RowText(capacity: columns)
         for line in range.start.line...range.end.line {
             let (cells, wrapped) = bufferLine(line)
             let first = line == range.start.line ? range.start.column : 0
             let last = line == range.end.line ? range.end.column : columns - 1
             var col = first
             while col <= last {
-                appendScalars(of: cells[col], to: &pending)
+                appendText(of: cells[col], to: &pending)
                 col += 1
             }
             if line < range.end.line && !wrapped {
                 result += pending.droppingTrailingSpaces() + "\n"
-                pending = String.UnicodeScalarView()
+                pending.removeAll()
             }
         }
         return result + pending.droppingTrailingSpaces()
     }
 
-    func appendScalars(of cell: Cell, to scalars: inout String.UnicodeScalarView) {
+    /// Appends a cell's characters: a blank as a space, a wide character's
+    /// right half as nothing.
+    @inline(__always)
+    func appendText(of cell: Cell, to text: inout RowText) {
         switch cell.width {
         case .wideTail: return
         default: break
         }
         if cell.isBlank {
-            scalars.append(" ")
+            text.append(0x20)
         } else if cell.isCluster {
-            for value in state.clusters[cell.value] { scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}") }
+            for value in state.clusters[cell.value] { text.append(value) }
         } else {
-            scalars.append(Unicode.Scalar(cell.value) ?? "\u{FFFD}")
+            text.append(cell.value)
         }
     }
 

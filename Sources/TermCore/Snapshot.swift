@@ -127,12 +127,12 @@ public struct SnapshotLine: Sendable {
     /// The row's text: a blank cell as a space, a wide character once,
     /// trailing spaces trimmed.
     public var text: String {
-        var scalars = String.UnicodeScalarView()
-        appendText(of: 0..<columns, to: &scalars)
-        return scalars.droppingTrailingSpaces()
+        var text = RowText(capacity: columns)
+        appendText(of: 0..<columns, to: &text)
+        return text.droppingTrailingSpaces()
     }
 
-    func appendText(of range: Range<Int>, to scalars: inout String.UnicodeScalarView) {
+    func appendText(of range: Range<Int>, to text: inout RowText) {
         for column in range {
             let cell = row.cells[column]
             switch cell.width {
@@ -140,11 +140,11 @@ public struct SnapshotLine: Sendable {
             default: break
             }
             if cell.isBlank {
-                scalars.append(" ")
+                text.append(0x20)
             } else if cell.isCluster {
-                for value in tables.clusters[Int(cell.value)] { scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}") }
+                for value in tables.clusters[Int(cell.value)] { text.append(value) }
             } else {
-                scalars.append(Unicode.Scalar(cell.value) ?? "\u{FFFD}")
+                text.append(cell.value)
             }
         }
     }
@@ -162,11 +162,11 @@ public struct SnapshotLine: Sendable {
             let linkID = cells[start].linkID
             var end = start + 1
             while end < columns && cells[end].styleKey == styleKey && cells[end].linkID == linkID { end += 1 }
-            var scalars = String.UnicodeScalarView()
-            appendText(of: start..<end, to: &scalars)
+            var text = RowText(capacity: end - start)
+            appendText(of: start..<end, to: &text)
             runs.append(
                 StyleRun(
-                    column: start, width: end - start, text: String(scalars), style: styleKey.style(in: tables.styles),
+                    column: start, width: end - start, text: text.string, style: styleKey.style(in: tables.styles),
                     hyperlink: tables.links[Int(linkID)]))
             start = end
         }

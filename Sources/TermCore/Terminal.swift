@@ -403,9 +403,9 @@ public final class Terminal {
     }
 
     func text(of row: UnsafePointer<Cell>) -> String {
-        var scalars = String.UnicodeScalarView()
-        for col in 0..<columns { appendScalars(of: row[col], to: &scalars) }
-        return scalars.droppingTrailingSpaces()
+        var text = RowText(capacity: columns)
+        for col in 0..<columns { appendText(of: row[col], to: &text) }
+        return text.droppingTrailingSpaces()
     }
 }
 
