@@ -88,6 +88,15 @@ public struct Style: Hashable, Sendable {
     /// The style an erased cell takes: only the background survives (background
     /// colour erase, as xterm and the VT420+ do).
     @inlinable var erased: Style { Style(background: background) }
+
+    /// Field by field, as the derived `==` (which `hash(into:)` matches), but
+    /// inlinable: every SGR compares the new pen with the old, and the
+    /// derived function was a call each time.
+    @inlinable public static func == (lhs: Style, rhs: Style) -> Bool {
+        lhs.foreground.packed == rhs.foreground.packed && lhs.background.packed == rhs.background.packed
+            && lhs.underlineColor.packed == rhs.underlineColor.packed && lhs.flags == rhs.flags
+            && lhs.underline == rhs.underline
+    }
 }
 
 /// How a cell names its style: an id in the terminal's style table, or the
