@@ -13,11 +13,18 @@ extension TerminalState {
         penKey = styleKey(for: style)
     }
 
+    /// True when `penKey` names `pen`. It does not only while a style table
+    /// full of styles cells still use left a new pen unnamed: `styleKey(for:)`
+    /// then falls back to the default key.
+    var penKeyNamesPen: Bool { penKey != .default || pen == Style() }
+
     mutating func selectGraphicRendition(_ sequence: ControlSequenceView) {
+        let colons = sequence.subparameterMask
         // A short list without colons may have been applied to this pen
-        // before (see `SGRTransitions`).
+        // before (see `SGRTransitions`); a pen its key does not name is not
+        // looked up, as its transitions would be another pen's.
         let packed =
-            sequence.subparameterMask == 0 && sgrTransitions.isActive()
+            colons == 0 && penKeyNamesPen && sgrTransitions.isActive()
             ? sequence.withParameterValues(SGRTransitions.pack) : nil
         if let packed, let (style, key) = sgrTransitions.lookup(packed, from: penKey, epoch: tablesEpoch) {
             // setPen, with the key already known.
@@ -28,12 +35,13 @@ extension TerminalState {
         }
         let (from, epoch) = (penKey, tablesEpoch)
         let style = sequence.withParameterValues { values in
-            renditionApplied(to: pen, SGRParameters(values: values, colons: sequence.subparameterMask))
+            renditionApplied(to: pen, SGRParameters(values: values, colons: colons))
         }
         if style != pen { setPen(style) }
-        // Interning the style may have compacted the table: the old pen's
-        // key then means something else, so the transition is not kept.
-        if let packed, tablesEpoch == epoch {
+        // Interning the style may have compacted the table (the old pen's
+        // key then means something else) or found no room for it (the key
+        // does not name the new pen): then the transition is not kept.
+        if let packed, tablesEpoch == epoch && penKeyNamesPen {
             sgrTransitions.store(packed, from: from, epoch: epoch, style: pen, key: penKey)
         }
     }

@@ -117,4 +117,22 @@ struct SGRTransitionTests {
         #expect(t.cellAt(0, 6).style.background == .default)
         #expect(t.cellAt(1, 3).style.background == .indexed(4))
     }
+
+    @Test func aPenAFullTableCouldNotNameIsNeitherLookedUpNorStored() {
+        // 65,536 styles in use fill the table; a new pen then has no key of
+        // its own (it falls back to the default key). Its transitions must
+        // not be stored or found under the default pen's key.
+        let t = Terminal(columns: 256, rows: 256, scrollback: 0)
+        var input = "\u{1B}[0;1mA"  // keeps bold interned
+        for index in 0..<65_534 { input += "\u{1B}[0;38;2;\(index >> 8);\(index & 0xFF);7mX" }
+        t.feed(input)
+        #expect(t.styleCount == 65_536)
+        t.feed(String(repeating: "\u{1B}[0m", count: 1_100))  // past any pause of the cache
+        t.feed("\u{1B}[1;38;2;250;250;250m\u{1B}[39m")
+        #expect(t.pen == Style(flags: .bold))
+        t.feed("\u{1B}[0m\u{1B}[39m")
+        #expect(t.pen == Style())
+        t.feed("\u{1B}[1;1HZ")
+        #expect(t.cellAt(0, 0).style == Style())
+    }
 }
