@@ -20,6 +20,18 @@ extension TerminalState {
 
     mutating func selectGraphicRendition(_ sequence: ControlSequenceView) {
         let colons = sequence.subparameterMask
+        if penKey.isPalettePair && colons == 0,
+            let key = sequence.withParameterValues({ Self.palettePairApplied($0, to: penKey) })
+        {
+            // setPen for a palette pair, whose key needs no table.
+            let style = Style(
+                foreground: .indexed(UInt8(truncatingIfNeeded: key.rawValue >> 8)),
+                background: .indexed(UInt8(truncatingIfNeeded: key.rawValue)))
+            if style.background != pen.background { cachedEraseKey = nil }
+            pen = style
+            penKey = key
+            return
+        }
         // A short list without colons may have been applied to this pen
         // before (see `SGRTransitions`); a pen its key does not name is not
         // looked up, as its transitions would be another pen's.
@@ -44,6 +56,30 @@ extension TerminalState {
         if let packed, tablesEpoch == epoch && penKeyNamesPen {
             sgrTransitions.store(packed, from: from, epoch: epoch, style: pen, key: penKey)
         }
+    }
+
+    /// The key after `38;5;n` and `48;5;n` forms (one or two, nothing else,
+    /// every index below 256) from a pen that is a palette pair: again a
+    /// pair, whose key is arithmetic (`StyleKey`). Colour-dense output, a
+    /// foreground and background of the 256 for every cell, sends these and
+    /// no two alike, so the transition cache cannot help it. nil for
+    /// anything else, which `renditionApplied` handles.
+    @inline(__always)
+    static func palettePairApplied(_ values: UnsafeBufferPointer<UInt16>, to key: StyleKey) -> StyleKey? {
+        guard key.isPalettePair && (values.count == 3 || values.count == 6) else { return nil }
+        var pair = key.rawValue
+        var index = 0
+        while index < values.count {
+            guard values[index &+ 1] == 5 && values[index &+ 2] < 256 else { return nil }
+            let color = UInt32(values[index &+ 2])
+            switch values[index] {
+            case 38: pair = pair & ~0xFF00 | color << 8
+            case 48: pair = pair & ~0xFF | color
+            default: return nil
+            }
+            index &+= 3
+        }
+        return StyleKey(rawValue: pair)
     }
 
     /// `style` with the renditions of `parameters` applied, left to right.

@@ -135,4 +135,28 @@ struct SGRTransitionTests {
         t.feed("\u{1B}[1;1HZ")
         #expect(t.cellAt(0, 0).style == Style())
     }
+
+    @Test func twoHundredFiftySixColourFormsFromAPalettePairPen() {
+        // After the first SGR the pen is a palette pair; the 256-colour forms
+        // after it are applied to a pair (`palettePairApplied`), anything
+        // else as usual.
+        let t = Terminal(columns: 10, rows: 3, scrollback: 0)
+        t.feed(
+            "\u{1B}[38;5;1;48;5;2mA\u{1B}[38;5;200mB\u{1B}[48;5;201mC\u{1B}[48;5;3;38;5;4mD"
+                + "\u{1B}[38;5;5;38;5;6mE\u{1B}[38;5;300mF\u{1B}[2;1H\u{1B}[K"
+                + "\u{1B}[48;5;9m\u{1B}[3;1H\u{1B}[K\u{1B}[38;5;7;1mG")
+        let colours: [(UInt8, UInt8)] = [(1, 2), (200, 2), (200, 201), (4, 3), (6, 3)]
+        for (column, (foreground, background)) in colours.enumerated() {
+            #expect(t.cellAt(0, column).style == Style(foreground: .indexed(foreground), background: .indexed(background)))
+        }
+        // An index past 255 is the general path's business: as from any pen.
+        let general = Terminal(columns: 10, rows: 1, scrollback: 0)
+        general.feed("\u{1B}[38;5;300mX")
+        #expect(t.cellAt(0, 5).style.foreground == general.cellAt(0, 0).style.foreground)
+        #expect(t.cellAt(0, 5).style.background == .indexed(3))
+        // An erase before and after a background change: each takes its own.
+        #expect(t.cellAt(1, 5).style.background == .indexed(3))
+        #expect(t.cellAt(2, 5).style.background == .indexed(9))
+        #expect(t.cellAt(2, 0).style == Style(foreground: .indexed(7), background: .indexed(9), flags: .bold))
+    }
 }
