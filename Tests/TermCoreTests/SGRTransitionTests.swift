@@ -147,7 +147,8 @@ struct SGRTransitionTests {
                 + "\u{1B}[48;5;9m\u{1B}[3;1H\u{1B}[K\u{1B}[38;5;7;1mG")
         let colours: [(UInt8, UInt8)] = [(1, 2), (200, 2), (200, 201), (4, 3), (6, 3)]
         for (column, (foreground, background)) in colours.enumerated() {
-            #expect(t.cellAt(0, column).style == Style(foreground: .indexed(foreground), background: .indexed(background)))
+            let expected = Style(foreground: .indexed(foreground), background: .indexed(background))
+            #expect(t.cellAt(0, column).style == expected)
         }
         // An index past 255 is the general path's business: as from any pen.
         let general = Terminal(columns: 10, rows: 1, scrollback: 0)
