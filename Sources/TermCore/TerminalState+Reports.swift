@@ -287,7 +287,9 @@ extension TerminalState {
     /// A rectangle from parameters `Pt;Pl;Pb;Pr` starting at `index`
     /// (1-based, origin-relative under DECOM, defaults the whole page),
     /// clamped to the screen; nil when empty.
-    func rectangle(_ sequence: ControlSequenceView, from index: Int) -> (top: Int, left: Int, bottom: Int, right: Int)? {
+    func rectangle(
+        _ sequence: ControlSequenceView, from index: Int
+    ) -> (top: Int, left: Int, bottom: Int, right: Int)? {
         let rowOffset = modes.origin ? scrollTop : 0
         let colOffset = modes.origin && modes.leftRightMargins ? marginLeft : 0
         let top = sequence.count(at: index) - 1 + rowOffset
