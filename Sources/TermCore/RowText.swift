@@ -41,6 +41,23 @@ package struct RowText {
         }
     }
 
+    /// Appends a cell's characters: a blank as a space, a wide character's
+    /// right half as nothing, a cluster's scalars from `cluster` (by id).
+    @inline(__always)
+    mutating func append(_ cell: Cell, cluster: (UInt32) -> [UInt32]) {
+        switch cell.width {
+        case .wideTail: return
+        default: break
+        }
+        if cell.isBlank {
+            append(0x20)
+        } else if cell.isCluster {
+            for value in cluster(cell.value) { append(value) }
+        } else {
+            append(cell.value)
+        }
+    }
+
     /// The text so far without its trailing spaces (U+0020); other white
     /// space is text a program wrote and stays.
     package func droppingTrailingSpaces() -> String {

@@ -111,21 +111,10 @@ extension Terminal {
         return result + pending.droppingTrailingSpaces()
     }
 
-    /// Appends a cell's characters: a blank as a space, a wide character's
-    /// right half as nothing.
+    /// Appends a cell's characters (see `RowText.append(_:cluster:)`).
     @inline(__always)
     func appendText(of cell: Cell, to text: inout RowText) {
-        switch cell.width {
-        case .wideTail: return
-        default: break
-        }
-        if cell.isBlank {
-            text.append(0x20)
-        } else if cell.isCluster {
-            for value in state.clusters[cell.value] { text.append(value) }
-        } else {
-            text.append(cell.value)
-        }
+        text.append(cell) { state.clusters[$0] }
     }
 
     /// Characters that belong to a word for double-click selection: letters,

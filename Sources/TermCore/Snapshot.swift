@@ -134,18 +134,7 @@ public struct SnapshotLine: Sendable {
 
     func appendText(of range: Range<Int>, to text: inout RowText) {
         for column in range {
-            let cell = row.cells[column]
-            switch cell.width {
-            case .wideTail: continue
-            default: break
-            }
-            if cell.isBlank {
-                text.append(0x20)
-            } else if cell.isCluster {
-                for value in tables.clusters[Int(cell.value)] { text.append(value) }
-            } else {
-                text.append(cell.value)
-            }
+            text.append(row.cells[column]) { tables.clusters[Int($0)] }
         }
     }
 

@@ -142,8 +142,14 @@ struct StyleKey: Hashable, Sendable {
     /// The style the key names, with `styles` the table's styles by id.
     @inline(__always)
     func style(in styles: [Style]) -> Style {
-        guard isPalettePair else { return styles[Int(tableID)] }
-        return Style(
+        isPalettePair ? paletteStyle : styles[Int(tableID)]
+    }
+
+    /// The style a palette-pair key names.
+    /// - Precondition: `isPalettePair`.
+    @inline(__always)
+    var paletteStyle: Style {
+        Style(
             foreground: .indexed(UInt8(truncatingIfNeeded: rawValue >> 8)),
             background: .indexed(UInt8(truncatingIfNeeded: rawValue)))
     }

@@ -8,9 +8,16 @@ extension TerminalState {
     /// is interned only when an erase needs it (`eraseKey`): colour-heavy
     /// output changes the background far more often than it erases.
     mutating func setPen(_ style: Style) {
+        setPen(style, key: styleKey(for: style))
+    }
+
+    /// Makes `style` the pen when its key is already known (a palette pair,
+    /// a looked-up transition).
+    @inline(__always)
+    mutating func setPen(_ style: Style, key: StyleKey) {
         if style.background != pen.background { cachedEraseKey = nil }
         pen = style
-        penKey = styleKey(for: style)
+        penKey = key
     }
 
     /// True when `penKey` names `pen`. It does not only while a style table
@@ -23,13 +30,7 @@ extension TerminalState {
         if penKey.isPalettePair && colons == 0,
             let key = sequence.withParameterValues({ Self.palettePairApplied($0, to: penKey) })
         {
-            // setPen for a palette pair, whose key needs no table.
-            let style = Style(
-                foreground: .indexed(UInt8(truncatingIfNeeded: key.rawValue >> 8)),
-                background: .indexed(UInt8(truncatingIfNeeded: key.rawValue)))
-            if style.background != pen.background { cachedEraseKey = nil }
-            pen = style
-            penKey = key
+            setPen(key.paletteStyle, key: key)  // a palette pair's key needs no table
             return
         }
         // A short list without colons may have been applied to this pen
@@ -39,10 +40,7 @@ extension TerminalState {
             colons == 0 && penKeyNamesPen && sgrTransitions.isActive()
             ? sequence.withParameterValues(SGRTransitions.pack) : nil
         if let packed, let (style, key) = sgrTransitions.lookup(packed, from: penKey, epoch: tablesEpoch) {
-            // setPen, with the key already known.
-            if style.background != pen.background { cachedEraseKey = nil }
-            pen = style
-            if key != penKey { penKey = key }
+            setPen(style, key: key)
             return
         }
         let (from, epoch) = (penKey, tablesEpoch)
