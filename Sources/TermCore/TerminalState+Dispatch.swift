@@ -39,6 +39,15 @@ extension TerminalState: VTHandler {
         }
     }
 
+    /// CR LF as `execute` does them one after the other, without its
+    /// dispatch twice (the end of every line of plain output).
+    mutating func carriageReturnLineFeed() {
+        lastGraphic = nil
+        carriageReturn()
+        lineFeed()
+        if modes.newline { carriageReturn() }
+    }
+
     mutating func escDispatch(_ intermediates: Intermediates, final: UInt8) {
         lastGraphic = nil
         if intermediates.isEmpty {

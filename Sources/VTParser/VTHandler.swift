@@ -24,6 +24,12 @@ public protocol VTHandler {
     /// UTF-8 encoding) that is executed, not one that starts a sequence.
     mutating func execute(_ control: UInt8)
 
+    /// CR immediately followed by LF in ground state, the end of nearly every
+    /// line of output: what `execute(0x0D)` then `execute(0x0A)` do (the
+    /// default makes those two calls), in one call for a handler that does
+    /// both at once.
+    mutating func carriageReturnLineFeed()
+
     /// An escape sequence: `ESC` intermediates final.
     mutating func escDispatch(_ intermediates: Intermediates, final: UInt8)
 
@@ -58,6 +64,10 @@ extension VTHandler {
         for scalar in scalars { print(scalar) }
     }
     @inlinable public mutating func execute(_ control: UInt8) {}
+    @inlinable public mutating func carriageReturnLineFeed() {
+        execute(0x0D)
+        execute(0x0A)
+    }
     @inlinable public mutating func escDispatch(_ intermediates: Intermediates, final: UInt8) {}
     @inlinable public mutating func csiDispatch(_ sequence: ControlSequenceView) {}
     @inlinable public mutating func oscDispatch(_ data: UnsafeBufferPointer<UInt8>) {}

@@ -122,8 +122,15 @@ public struct VTParser: Sendable {
                 index = consumeCSI(base, index &+ 2, end, &handler, resuming: false)
                 if state != .ground { return index }
             } else if byte < 0x20 && byte != 0x1B && byte != 0x18 && byte != 0x1A {
-                handler.execute(byte)  // C0 in ground (CR, LF, BS, HT…): no state change
-                index &+= 1
+                // C0 in ground (CR, LF, BS, HT…): no state change. CR LF,
+                // which ends most lines, goes out as one call.
+                if byte == 0x0D && index &+ 1 < end && base[index &+ 1] == 0x0A {
+                    handler.carriageReturnLineFeed()
+                    index &+= 2
+                } else {
+                    handler.execute(byte)
+                    index &+= 1
+                }
             } else if byte >= 0xC2, case let length = Self.decodeUTF8(base, index, end, &decoded), length > 0 {
                 // Whole, valid, printable UTF-8 sequences: the run of them
                 // goes out in one call.

@@ -172,3 +172,70 @@ struct RegionScrollModelTests {
         }
     }
 }
+
+/// CR LF reaches the terminal as one call when both bytes arrive together and
+/// as two `execute`s when a feed ends between them: both must do what ctlseqs
+/// says of CR (to the left margin, or column 1 when left of it) and then LF
+/// (down a row, scrolling at the bottom margin; with LNM also a CR).
+@Suite("CR LF as one call")
+struct CarriageReturnLineFeedTests {
+    /// `input` fed whole, then byte by byte: the screens and cursors agree,
+    /// and the whole feed's screen is returned.
+    func fedBothWays(_ columns: Int, _ rows: Int, _ input: String) -> Terminal {
+        let whole = terminal(columns, rows, input)
+        let bytes = Terminal(columns: columns, rows: rows, scrollback: 100)
+        for byte in Array(input.utf8) { bytes.feed([byte]) }
+        #expect(ScreenState(bytes) == ScreenState(whole), "\(input.debugDescription)")
+        #expect(bytes.scrollbackLines == whole.scrollbackLines)
+        return whole
+    }
+
+    @Test func linesScrollIntoTheScrollback() {
+        let t = fedBothWays(10, 2, "ab\r\ncd\r\nef")
+        #expect(t.screenLines == ["cd", "ef"])
+        #expect(t.scrollbackLines == ["ab"])
+        #expect(t.at == [1, 2])
+    }
+
+    @Test func aPendingWrapIsCancelledWithoutAnExtraLine() {
+        let t = fedBothWays(4, 3, "abcd\r\nef")
+        #expect(t.screenLines == ["abcd", "ef", ""])
+        #expect(t.at == [1, 2])
+    }
+
+    @Test func carriageReturnGoesToTheLeftMargin() {
+        // DECLRMM on, margins at columns 3–8; the cursor starts inside them.
+        let t = fedBothWays(10, 3, "\(CSI)?69h\(CSI)3;8s\(CSI)1;5Hx\r\ny")
+        #expect(t.screenLines == ["    x", "  y", ""])
+        #expect(t.at == [1, 3])
+    }
+
+    @Test func carriageReturnLeftOfTheMarginGoesToColumnOne() {
+        let t = fedBothWays(10, 3, "\(CSI)?69h\(CSI)3;8s\(CSI)1;2H\r\ny")
+        #expect(t.screenLines == ["", "y", ""])
+    }
+
+    @Test func lineFeedScrollsTheRegionAtItsBottomMargin() {
+        let t = fedBothWays(10, 4, "top\(CSI)2;3r\(CSI)2;1Ha\(CSI)3;1Hb\r\nc\(CSI)4;1Hlast")
+        #expect(t.screenLines == ["top", "b", "c", "last"])
+    }
+
+    @Test func newlineModeAddsNothingAfterACarriageReturn() {
+        let t = fedBothWays(10, 3, "\(CSI)20hab\r\ncd\r\n")
+        #expect(t.screenLines == ["ab", "cd", ""])
+        #expect(t.at == [2, 0])
+    }
+
+    @Test func repeatAfterALineEndRepeatsNothing() {
+        // REP repeats the graphic character just before it; after CR LF there
+        // is none (xterm).
+        let t = fedBothWays(10, 3, "a\r\n\(CSI)3bz")
+        #expect(t.screenLines == ["a", "z", ""])
+    }
+
+    @Test func aLoneCarriageReturnOrLineFeedStillWorks() {
+        let t = fedBothWays(10, 3, "abc\rX\nY\n\r\r\nZ")
+        #expect(t.screenLines == [" Y", "", "Z"])
+        #expect(t.scrollbackLines == ["Xbc"])
+    }
+}

@@ -95,6 +95,28 @@ struct GroundTests {
         #expect(parse("a\r\nb") == ["print a", "exec 13", "exec 10", "print b"])
     }
 
+    /// A handler that takes CR LF as one call gets it for the pair in one
+    /// buffer, and two `execute`s otherwise (split, alone, reversed).
+    @Test func carriageReturnLineFeedIsOneCallWhenTheHandlerTakesIt() {
+        struct LineEnds: VTHandler {
+            var events: [String] = []
+            mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
+                events.append("print " + String(decoding: bytes, as: UTF8.self))
+            }
+            mutating func execute(_ control: UInt8) { events.append("exec \(control)") }
+            mutating func carriageReturnLineFeed() { events.append("crlf") }
+        }
+        var parser = VTParser()
+        var handler = LineEnds()
+        parser.feed(Array("a\r\nb\n\r\r\r\n\r".utf8), into: &handler)
+        parser.feed(Array("\nc\u{1B}[1m\r\n".utf8), into: &handler)
+        #expect(
+            handler.events == [
+                "print a", "crlf", "print b", "exec 10", "exec 13", "exec 13", "crlf", "exec 13", "exec 10",
+                "print c", "crlf",
+            ])
+    }
+
     @Test func deleteIsIgnoredInGround() {
         #expect(parse("a\u{7F}b") == ["print ab"])
     }
