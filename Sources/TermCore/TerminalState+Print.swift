@@ -117,40 +117,121 @@ extension TerminalState {
     /// by one, with the cursor's row and right edge looked up once per row
     /// rather than once per character: CJK text, box drawing and emoji come
     /// in runs, and the per-character lookups were most of their cost. A
-    /// scalar the quick path does not cover (zero width, no room before the
-    /// edge) and every mode it leaves alone (clusters, insert, protection)
-    /// go through `printScalar`.
+    /// scalar the quick path does not cover (no room before the edge, a
+    /// pending wrap, a zero-width scalar with no character before it in the
+    /// run) and every mode it leaves alone (clusters, insert, protection) go
+    /// through `printScalar`.
     mutating func printRunOfScalars(_ scalars: UnsafeBufferPointer<UInt32>) {
-        guard !modes.graphemeClustering && !modes.insert && !protectedPen else {
+        guard !modes.graphemeClustering && !modes.insert && !protectedPen, let base = scalars.baseAddress else {
             for scalar in scalars { printScalar(scalar) }
             return
         }
+        let count = scalars.count
         var index = 0
-        while index < scalars.count {
-            if cursor.pendingWrap {
-                // The character after a pending wrap wraps, or joins the last
-                // one if it has no width: the general path decides.
-                printScalar(scalars[index])
-                index += 1
+        while index < count {
+            if !cursor.pendingWrap {
+                index = printRowOfScalars(base, from: index, count: count)
+                if index == count { break }
+            }
+            // A pending wrap, no room for the next character, or a
+            // zero-width scalar with nothing before it on this row: the
+            // general path decides (wraps, leaves a spacer, joins the
+            // previous row's last character, drops the mark).
+            printScalar(base[index])
+            index &+= 1
+        }
+    }
+
+    /// The quick path of `printRunOfScalars`: places `base[index...]` on the
+    /// cursor's row while each character fits before the right edge, and
+    /// returns the index of the first scalar it left (`count` when none).
+    ///
+    /// The cursor column and the last character live in locals and are
+    /// written back once, on the way out: stored per character, they were
+    /// stores to `self` the compiler could not keep in registers across the
+    /// cell stores (`row` might alias `self` as far as it knows). Zero-width
+    /// scalars after a character of this row join that character here, its
+    /// column known without `previousCharacterCell`'s search.
+    ///
+    /// - Precondition: no pending wrap; no grapheme clustering, insert mode
+    ///   or protected pen.
+    @inline(__always)
+    mutating func printRowOfScalars(_ base: UnsafePointer<UInt32>, from start: Int, count: Int) -> Int {
+        let (row, flags) = active.rowAndFlags(cursor.row)
+        let edge = rightEdge(rowFlags: flags)
+        let widths = widths
+        let cellBits = penCellBits
+        let autowrap = modes.autowrap
+        // Column of the last character placed in this call (its left half
+        // when wide), where a zero-width scalar after it goes; -1 before the
+        // first, or when the general path would look elsewhere. Its content
+        // word and width.
+        var lastColumn = -1
+        var lastContent: UInt32 = 0
+        var lastWidth = 1
+        var col = cursor.col
+        var pendingWrap = false
+        var index = start
+        // Columns stay within the row (`edge` < `columns`) and indices within
+        // the buffer: wrapping operators spare the overflow checks.
+        while index < count {
+            let scalar = base[index]
+            let width = widths.width(of: scalar)
+            if width == 0 {
+                // A combining mark or other zero-width scalar: joins the
+                // character before it, as `attachToPreviousCell` does.
+                guard lastColumn >= 0 else { break }
+                // REP state first: a cluster-table compaction inside
+                // `clusterID` keeps and renumbers the cluster `lastGraphic`
+                // names.
+                lastGraphic = (lastContent, lastWidth)
+                if let id = clusterID(extending: row[lastColumn], with: scalar) {
+                    row[lastColumn].setCluster(id)
+                    lastContent = Cell.clusterFlag | id
+                }
+                index &+= 1
                 continue
             }
-            let (row, flags) = active.rowAndFlags(cursor.row)
-            let edge = rightEdge(rowFlags: flags)
-            // On this row, while each character fits before the edge.
-            while index < scalars.count && !cursor.pendingWrap {
-                let scalar = scalars[index]
-                let width = widths.width(of: scalar)
-                let col = cursor.col
-                guard width > 0 && col + width - 1 <= edge else { break }
-                placeCharacter(scalar, width: width, in: row, at: col, edge: edge, protected: false)
-                index += 1
+            // The character must fit: `col + width - 1 <= edge`.
+            guard col &+ width &- 1 <= edge else { break }
+            clearWideOverlap(row, from: col, count: width)
+            // The pen's cell with the scalar, and for a wide character its
+            // left-half role; the right half is the pen's cell with the
+            // right-half role (as `placeCharacter` builds them).
+            let widthBits = UInt64(width &- 1) << UInt64(Cell.widthShift)
+            UnsafeMutableRawPointer(row + col).storeBytes(
+                of: cellBits | UInt64(scalar) | widthBits, as: UInt64.self)
+            if width == 2 {
+                let tailBits = UInt64(Cell.Width.wideTail.rawValue) << UInt64(Cell.widthShift)
+                UnsafeMutableRawPointer(row + (col &+ 1)).storeBytes(of: cellBits | tailBits, as: UInt64.self)
             }
-            // Past the edge, zero width, or no room: the general path.
-            if index < scalars.count && !cursor.pendingWrap {
-                printScalar(scalars[index])
-                index += 1
+            lastColumn = col
+            lastContent = scalar
+            lastWidth = width
+            index &+= 1
+            // As `advanceCursor`: past the edge the cursor stays in the last
+            // column, with a pending wrap when autowrap is on (the next
+            // character then goes through the general path).
+            col &+= width
+            if col > edge {
+                col = edge
+                if autowrap {
+                    pendingWrap = true
+                    break
+                }
+                // Autowrap off, a narrow character in the last column: the
+                // cursor stays on it, and `previousCharacterCell` looks one
+                // column left of the cursor, not at this character.
+                if width == 1 { lastColumn = -1 }
             }
         }
+        // Anything done (a zero-width scalar is only taken after a character).
+        if index != start {
+            cursor.col = col
+            cursor.pendingWrap = pendingWrap
+            lastGraphic = (lastContent, lastWidth)
+        }
+        return index
     }
 
     /// Places one character (a scalar or a cluster content word) at the cursor.

@@ -160,12 +160,14 @@ public struct VTParser: Sendable {
             var count = 1
             var index = start
             var decoded: UInt32 = 0
+            // `count` stays within the capacity and `index` within the
+            // buffer: wrapping operators spare the overflow checks.
             while count < Self.scalarRunCapacity && index < end && base[index] >= 0xC2 {
                 let length = Self.decodeUTF8(base, index, end, &decoded)
                 guard length > 0 else { break }
                 run[count] = decoded
-                count += 1
-                index += length
+                count &+= 1
+                index &+= length
             }
             handler.printScalars(UnsafeBufferPointer(rebasing: run[0..<count]))
             return index
@@ -199,38 +201,46 @@ public struct VTParser: Sendable {
     /// Decodes one whole UTF-8 sequence at `index` when it is valid, complete
     /// in this buffer and printable (not a C1 control): returns its length
     /// and sets `scalar`; returns 0 otherwise, and the byte-at-a-time decoder
-    /// handles it (errors, sequences split across calls). Bounds per Unicode
-    /// §3.9, Table 3-7.
+    /// handles it (errors, sequences split across calls).
+    ///
+    /// Validity per Unicode §3.9, Table 3-7, checked on the decoded value
+    /// rather than byte by byte: each continuation byte XOR 0x80 is below
+    /// 0x40 exactly when it is 10xxxxxx, and with those in place the table's
+    /// special second-byte ranges are value ranges: E0 A0–BF is "not below
+    /// U+0800", ED 80–9F "not a surrogate", F0 90–BF "not below U+10000",
+    /// F4 80–8F "not above U+10FFFF". One test on the ORed continuation bytes
+    /// and one or two on the value replace a test per byte and per special
+    /// lead (callgrind, 2 MiB of the unicode corpus, 682K scalars: decoding
+    /// and the ground loop around it 32.5M -> 29.1M instructions).
     @inlinable @inline(__always)
     static func decodeUTF8(_ base: UnsafePointer<UInt8>, _ index: Int, _ end: Int, _ scalar: inout UInt32) -> Int {
+        // `index < end`, both buffer offsets: `index + 3` cannot overflow.
         let lead = base[index]
         if lead < 0xE0 {
-            guard lead >= 0xC2, index + 1 < end else { return 0 }
-            let b1 = base[index + 1]
-            guard b1 & 0xC0 == 0x80 else { return 0 }
-            let value = UInt32(lead & 0x1F) << 6 | UInt32(b1 & 0x3F)
-            guard value >= 0xA0 else { return 0 }
+            guard lead >= 0xC2, index &+ 1 < end else { return 0 }
+            let c1 = base[index &+ 1] ^ 0x80
+            let value = UInt32(lead & 0x1F) << 6 | UInt32(c1)
+            // Leads from C2 make it at least U+0080; below U+00A0 is C1.
+            guard c1 < 0x40 && value >= 0xA0 else { return 0 }
             scalar = value
             return 2
         }
         if lead < 0xF0 {
-            guard index + 2 < end else { return 0 }
-            let b1 = base[index + 1]
-            let b2 = base[index + 2]
-            let low: UInt8 = lead == 0xE0 ? 0xA0 : 0x80
-            let high: UInt8 = lead == 0xED ? 0x9F : 0xBF
-            guard b1 >= low && b1 <= high && b2 & 0xC0 == 0x80 else { return 0 }
-            scalar = UInt32(lead & 0x0F) << 12 | UInt32(b1 & 0x3F) << 6 | UInt32(b2 & 0x3F)
+            guard index &+ 2 < end else { return 0 }
+            let c1 = base[index &+ 1] ^ 0x80
+            let c2 = base[index &+ 2] ^ 0x80
+            let value = UInt32(lead & 0x0F) << 12 | UInt32(c1) << 6 | UInt32(c2)
+            guard c1 | c2 < 0x40 && value >= 0x800 && value & 0xF800 != 0xD800 else { return 0 }
+            scalar = value
             return 3
         }
-        guard lead <= 0xF4, index + 3 < end else { return 0 }
-        let b1 = base[index + 1]
-        let b2 = base[index + 2]
-        let b3 = base[index + 3]
-        let low: UInt8 = lead == 0xF0 ? 0x90 : 0x80
-        let high: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
-        guard b1 >= low && b1 <= high && b2 & 0xC0 == 0x80 && b3 & 0xC0 == 0x80 else { return 0 }
-        scalar = UInt32(lead & 0x07) << 18 | UInt32(b1 & 0x3F) << 12 | UInt32(b2 & 0x3F) << 6 | UInt32(b3 & 0x3F)
+        guard lead <= 0xF4, index &+ 3 < end else { return 0 }
+        let c1 = base[index &+ 1] ^ 0x80
+        let c2 = base[index &+ 2] ^ 0x80
+        let c3 = base[index &+ 3] ^ 0x80
+        let value = UInt32(lead & 0x07) << 18 | UInt32(c1) << 12 | UInt32(c2) << 6 | UInt32(c3)
+        guard c1 | c2 | c3 < 0x40 && value &- 0x10000 < 0x10_0000 else { return 0 }
+        scalar = value
         return 4
     }
 

@@ -1,0 +1,159 @@
+import TermCore
+import TestSupport
+import Testing
+
+/// Every cell with all it holds (role, scalars, style, protection, link),
+/// the rows' wrap flags and the cursor: what the run path and the
+/// one-scalar path must agree on.
+struct CellGrid: Equatable {
+    var cells: [[CellContent]]
+    var wrapped: [Bool]
+    var cursor: CursorState
+
+    init(_ terminal: Terminal) {
+        cells = (0..<terminal.rows).map { row in (0..<terminal.columns).map { terminal.cellAt(row, $0) } }
+        wrapped = (0..<terminal.rows).map { terminal.isWrapped(row: $0) }
+        cursor = terminal.cursor
+    }
+}
+
+/// A terminal fed `input` whole (non-ASCII runs take the run path) and one
+/// fed it a byte at a time (every scalar arrives alone, through
+/// `printScalar`), each followed by `suffix` whole.
+private func wholeAndOneByOne(
+    _ columns: Int, _ rows: Int, _ input: String, then suffix: String = ""
+) -> (whole: Terminal, oneByOne: Terminal) {
+    let whole = Terminal(columns: columns, rows: rows, scrollback: 10)
+    whole.feed(input)
+    whole.feed(suffix)
+    let oneByOne = Terminal(columns: columns, rows: rows, scrollback: 10)
+    for byte in input.utf8 { oneByOne.feed([byte]) }
+    oneByOne.feed(suffix)
+    return (whole, oneByOne)
+}
+
+@Suite("Printing runs of non-ASCII scalars")
+struct PrintRunTests {
+    /// Runs of non-ASCII characters from random pieces, with everything the
+    /// run path must hand over or get right, compared cell by cell (roles,
+    /// clusters, styles, protection, links) with the one-scalar path; each
+    /// case ends with REP, which repeats whatever the run left as the last
+    /// character.
+    @Test(arguments: [(17, 5), (9, 4), (2, 3), (1, 2), (80, 24)])
+    func runsMatchTheOneScalarPathCellByCell(columns: Int, rows: Int) {
+        var generator = SplitMix64(seed: UInt64(columns * 1_000 + rows))
+        let pieces: [String] = [
+            "漢字かな", "─│┌┐├┤", "é", "e\u{301}", "漢\u{301}", "─\u{301}\u{302}", "\u{301}", "😀", "👩\u{200D}👧",
+            "🇫🇷", "ＡＢ", "Ж", "x", "\r\n", "\r", "\u{1B}[?7l", "\u{1B}[?7h", "\u{1B}[?69h\u{1B}[3;7s", "\u{1B}[?69l",
+            "\u{1B}#6", "\u{1B}#3", "\u{1B}#5", "\u{1B}[4h", "\u{1B}[4l", "\u{1B}[1\"q", "\u{1B}[0\"q", "\u{1B}[1;31m",
+            "\u{1B}[44m", "\u{1B}[0m", "\u{1B}]8;;https://example.org\u{1B}\\", "\u{1B}]8;;\u{1B}\\", "\u{1B}[H",
+            "\u{1B}[2G", "\u{1B}[5G", "\u{1B}[2;4H", "\u{1B}[3D", "\u{1B}7", "\u{1B}8",
+        ]
+        for _ in 0..<40 {
+            var text = ""
+            for _ in 0..<200 { text += pieces[Int(generator.next() % UInt64(pieces.count))] }
+            let (whole, oneByOne) = wholeAndOneByOne(columns, rows, text, then: "\u{1B}[3b")
+            let (expected, got) = (CellGrid(oneByOne), CellGrid(whole))
+            // The first differing cell, not two whole grids, on failure.
+            let row = (0..<rows).first { expected.cells[$0] != got.cells[$0] }
+            let column = row.flatMap { row in (0..<columns).first { expected.cells[row][$0] != got.cells[row][$0] } }
+            let location =
+                row.map { "row \($0) column \(column ?? -1): \(got.cells[$0][column ?? 0])" } ?? "not in cells"
+            #expect(got == expected, "\(location); input \(text.debugDescription.prefix(400))")
+            if got != expected { return }
+        }
+    }
+
+    @Test func wideCharacterEndingAtTheEdgeLeavesAPendingWrapAndTheNextOneWraps() {
+        let t = terminal(5, 3, "abc漢字")
+        #expect(t.screenLines == ["abc漢", "字", ""])
+        #expect(t.isWrapped(row: 0))
+        #expect(t.at == [1, 2])
+        let u = terminal(5, 3, "abc漢")
+        #expect(u.at == [0, 4] && u.cursor.pendingWrap)
+    }
+
+    @Test func wideCharacterThatDoesNotFitLeavesASpacerMidRun() {
+        let t = terminal(5, 3, "abc─漢字")
+        #expect(t.screenLines == ["abc─", "漢字", ""])
+        #expect(t.cellAt(0, 3).width == .narrow && t.cellAt(0, 4).width == .wrapSpacer)
+    }
+
+    @Test func zeroWidthScalarsMidRunJoinTheCharacterBeforeThem() {
+        let t = terminal(10, 2, "漢\u{301}─\u{302}\u{303}字")
+        #expect(t.cellAt(0, 0).scalars == ["漢", "\u{301}"] && t.cellAt(0, 0).width == .wide)
+        #expect(t.cellAt(0, 1).width == .wideTail)
+        #expect(t.cellAt(0, 2).scalars == ["─", "\u{302}", "\u{303}"])
+        #expect(t.cellAt(0, 3).text == "字")
+        #expect(t.at == [0, 5])
+    }
+
+    @Test func repeatAfterARunEndingInAClusterRepeatsTheCluster() {
+        let t = terminal(10, 2, "─漢\u{301}\(CSI)2b")
+        #expect(t.screenLine(0) == "─漢\u{301}漢\u{301}漢\u{301}")
+        #expect(t.cellAt(0, 3).width == .wide && t.cellAt(0, 5).width == .wide)
+        let u = terminal(10, 2, "漢─\(CSI)2b")
+        #expect(u.screenLine(0) == "漢───")
+    }
+
+    @Test func zeroWidthScalarAfterTheLastColumnWithoutAutowrapJoinsTheCellLeftOfTheCursor() {
+        // With autowrap off the cursor stays on the last column, and a mark
+        // joins the cell before the cursor (as xterm's does): the run path
+        // must not attach it to the character it just put in the last column.
+        let t = terminal(4, 2, "\(CSI)?7lab─│\u{301}")
+        #expect(t.screenLine(0) == "ab─\u{301}│")
+        #expect(t.at == [0, 3] && !t.cursor.pendingWrap)
+    }
+
+    @Test func zeroWidthScalarAfterAPendingWrapJoinsTheLastColumn() {
+        let t = terminal(3, 2, "ab─\u{301}")
+        #expect(t.cellAt(0, 2).scalars == ["─", "\u{301}"])
+        #expect(t.cursor.pendingWrap)
+    }
+
+    @Test func runOverHalvesOfWideCharactersBlanksTheOtherHalves() {
+        // ─ lands on 漢's right half, │ on 字's left half.
+        let t = terminal(10, 2, "漢字\(CSI)1;2H─│")
+        #expect(t.screenLine(0) == " ─│")
+        #expect((0..<4).map { t.cellAt(0, $0).width } == [.narrow, .narrow, .narrow, .narrow])
+        // A wide character over the right half of one and the left of the next.
+        let u = terminal(10, 2, "漢字\(CSI)1;2Hか")
+        #expect(u.screenLine(0) == " か")
+        #expect(u.cellAt(0, 1).width == .wide && u.cellAt(0, 2).width == .wideTail && u.cellAt(0, 3).width == .narrow)
+    }
+
+    @Test func runOnADoubleWidthRowWrapsAtHalfTheColumns() {
+        let t = terminal(10, 3, "\(ESC)#6─│┌┐├┤")
+        #expect(t.screenLines == ["─│┌┐├", "┤", ""])
+        let u = terminal(10, 3, "\(ESC)#6漢字か")
+        #expect(u.screenLines == ["漢字", "か", ""])
+        #expect(u.cellAt(0, 4).width == .wrapSpacer)
+    }
+
+    @Test func runInsideLeftAndRightMarginsWrapsAtTheRightMargin() {
+        let t = terminal(10, 3, "\(CSI)?69h\(CSI)3;6s\(CSI)1;3H漢字か─")
+        #expect(t.screenLines == ["  漢字", "  か─", ""])
+        #expect(t.at == [1, 5])
+    }
+
+    @Test func runInInsertModeShiftsTheRestOfTheLine() {
+        let t = terminal(10, 2, "abcd\(CSI)2G\(CSI)4h漢─")
+        #expect(t.screenLine(0) == "a漢─bcd")
+        #expect(t.at == [0, 4])
+    }
+
+    @Test func runWithAProtectedPenProtectsBothHalves() {
+        let t = terminal(10, 2, "\(CSI)1\"q漢─\(CSI)0\"q字")
+        #expect(t.cellAt(0, 0).isProtected && t.cellAt(0, 1).isProtected && t.cellAt(0, 2).isProtected)
+        #expect(!t.cellAt(0, 3).isProtected && !t.cellAt(0, 4).isProtected)
+    }
+
+    @Test func runCarriesThePenStyleAndLinkToBothHalves() {
+        let t = terminal(10, 2, "\(CSI)31;44m\(ESC)]8;;https://example.org\(ESC)\\漢─")
+        for column in 0..<3 {
+            #expect(t.cellAt(0, column).style == t.cellAt(0, 0).style)
+            #expect(t.cellAt(0, column).hyperlink?.uri == "https://example.org")
+        }
+        #expect(t.cellAt(0, 0).style != Style())
+    }
+}
