@@ -34,6 +34,8 @@ public struct Cell: Equatable, Sendable {
     @usableFromInline static let valueMask: UInt32 = 0x1F_FFFF
     @usableFromInline static let clusterFlag: UInt32 = 1 << 21
     @usableFromInline static let widthShift: UInt32 = 22
+    /// The ``Width`` bits in place: zero for a narrow cell.
+    @usableFromInline static let widthMask: UInt32 = 3 << widthShift
     @usableFromInline static let protectedFlag: UInt32 = 1 << 24
     @usableFromInline static let palettePairFlag: UInt32 = 1 << 25
     /// From ``StyleKey/palettePairFlag`` (bit 16) to `palettePairFlag`.

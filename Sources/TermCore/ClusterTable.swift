@@ -63,6 +63,7 @@ struct ClusterExtensionCache {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52)
     }
 
+    @inline(__always)
     func id(for key: UInt64) -> UInt32? {
         guard !keys.isEmpty else { return nil }
         let slot = Self.slot(key)

@@ -47,7 +47,8 @@ struct PrintRunTests {
             "🇫🇷", "ＡＢ", "Ж", "x", "\r\n", "\r", "\u{1B}[?7l", "\u{1B}[?7h", "\u{1B}[?69h\u{1B}[3;7s", "\u{1B}[?69l",
             "\u{1B}#6", "\u{1B}#3", "\u{1B}#5", "\u{1B}[4h", "\u{1B}[4l", "\u{1B}[1\"q", "\u{1B}[0\"q", "\u{1B}[1;31m",
             "\u{1B}[44m", "\u{1B}[0m", "\u{1B}]8;;https://example.org\u{1B}\\", "\u{1B}]8;;\u{1B}\\", "\u{1B}[H",
-            "\u{1B}[2G", "\u{1B}[5G", "\u{1B}[2;4H", "\u{1B}[3D", "\u{1B}7", "\u{1B}8",
+            "\u{1B}[2G", "\u{1B}[5G", "\u{1B}[2;4H", "\u{1B}[3D", "\u{1B}7", "\u{1B}8", "\u{8}", "\u{1B}[2C",
+            "\u{1B}[m\u{301}",
         ]
         for _ in 0..<40 {
             var text = ""
@@ -62,6 +63,82 @@ struct PrintRunTests {
             #expect(got == expected, "\(location); input \(text.debugDescription.prefix(400))")
             if got != expected { return }
         }
+    }
+
+    /// Zero-width scalars at the start of a run (after ASCII, after a
+    /// sequence that ends a run without moving the cursor, after cursor
+    /// motion) against the one-scalar path: the cells, the cursor, the
+    /// marks counted as dropped, and what REP repeats afterwards (the last
+    /// character, changed only by a mark that joined it).
+    @Test(arguments: [
+        (10, 2, "e\u{301}"),
+        (10, 2, "e\u{301}\u{302}漢\u{303}"),
+        (3, 2, "abc\u{301}"),  // pending wrap: joins the last column
+        (4, 2, "\(CSI)?7labcd\u{301}"),  // autowrap off: joins the cell left of the cursor
+        (4, 2, "\(CSI)?7labcd\u{301}\u{302}─\u{303}"),
+        (5, 2, "\(CSI)?7labc漢\u{301}"),
+        (10, 2, "漢\(CSI)m\u{301}"),  // after a wide character: past its right half
+        (10, 2, "漢\(CSI)1D\u{301}"),  // cursor on the right half
+        (10, 2, "ab\(CSI)1D\u{301}"),
+        (10, 2, "\(CSI)5G\u{301}"),  // a blank before the cursor: dropped
+        (10, 2, "ab\(CSI)4G\u{301}x"),
+        (10, 2, "abc\r\u{301}"),  // start of the row: dropped
+        (10, 2, "abc\n\u{301}"),
+        (10, 2, "e" + String(repeating: "\u{301}", count: 40) + "x"),  // the cluster limit within a run
+        (10, 2, "e" + String(repeating: "\(CSI)m\u{301}", count: 40)),  // ... at run starts: REP state kept
+        (10, 2, "e\(CSI)m" + String(repeating: "\u{301}", count: 40) + "漢"),
+        (10, 2, "e\(CSI)m\u{301}"),  // REP state set by the mark alone
+        (10, 2, "\(CSI)?2027he\u{301}x\u{1F469}\u{200D}\u{1F467}"),  // clustering: the general path
+        (10, 2, "\(CSI)4he\u{301}"),
+        (10, 2, "\(CSI)1\"qe\u{301}"),
+        (10, 2, "\(CSI)?69h\(CSI)3;6s\(CSI)1;7He\u{301}f\u{302}"),
+        (10, 2, "abcdefgh\(ESC)7\(ESC)#6\(ESC)8\u{301}"),  // cursor past a DECDWL row's last column
+    ])
+    func marksAtTheStartOfARunMatchTheOneScalarPath(columns: Int, rows: Int, input: String) {
+        let (whole, oneByOne) = wholeAndOneByOne(columns, rows, input)
+        #expect(CellGrid(whole) == CellGrid(oneByOne))
+        #expect(whole.counters.droppedCombiningMarks == oneByOne.counters.droppedCombiningMarks)
+        whole.feed("\(CSI)2b")
+        oneByOne.feed("\(CSI)2b")
+        #expect(CellGrid(whole) == CellGrid(oneByOne), "after REP")
+    }
+
+    @Test func markAfterASCIIJoinsItAndBecomesWhatREPRepeats() {
+        let t = terminal(10, 2, "ae\u{301}\(CSI)2b")
+        #expect(t.screenLine(0) == "ae\u{301}e\u{301}e\u{301}")
+        #expect(t.cellAt(0, 1).scalars == ["e", "\u{301}"])
+        #expect(t.at == [0, 4])
+    }
+
+    @Test func markAfterAWideCharacterJoinsItsLeftHalf() {
+        let t = terminal(10, 2, "漢\(CSI)m\u{301}\(CSI)b")
+        #expect(t.cellAt(0, 0).scalars == ["漢", "\u{301}"] && t.cellAt(0, 0).width == .wide)
+        #expect(t.cellAt(0, 2).scalars == ["漢", "\u{301}"] && t.cellAt(0, 2).width == .wide)
+        #expect(t.at == [0, 4])
+    }
+
+    @Test func markAfterABlankOrAtTheStartOfARowIsDropped() {
+        let t = terminal(10, 2, "ab\(CSI)4G\u{301}\r\u{302}")
+        #expect(t.screenLine(0) == "ab")
+        #expect(t.counters.droppedCombiningMarks == 2)
+    }
+
+    @Test func markAfterASCIIInTheLastColumnWithoutAutowrapJoinsTheCellLeftOfTheCursor() {
+        let t = terminal(4, 2, "\(CSI)?7labcd\u{301}")
+        #expect(t.screenLine(0) == "abc\u{301}d")
+        let u = terminal(4, 2, "abcd\u{301}")  // autowrap on: the wrap is pending, the mark joins d
+        #expect(u.screenLine(0) == "abcd\u{301}" && u.cursor.pendingWrap)
+    }
+
+    @Test func marksPastTheClusterLimitAtRunStartsAreDroppedAndLeaveREPAlone() {
+        // 31 marks fill the cluster (32 scalars); each further one, alone in
+        // its run after an SGR (which clears the REP state), is dropped, and
+        // REP then has nothing to repeat.
+        let marks = String(repeating: "\(CSI)m\u{301}", count: 40)
+        let t = terminal(10, 2, "e\(marks)\(CSI)2b")
+        #expect(t.cellAt(0, 0).scalars.count == 32)
+        #expect(t.counters.droppedCombiningMarks == 9)
+        #expect(t.screenLine(0).unicodeScalars.count == 32 && t.at == [0, 1])
     }
 
     @Test func wideCharacterEndingAtTheEdgeLeavesAPendingWrapAndTheNextOneWraps() {
