@@ -40,6 +40,19 @@ struct Report {
         return subject.mibps / best.mibps
     }
 
+    /// The subject's best round over the fastest reference's best round: the
+    /// speeds with the least interference from other load on the machine,
+    /// shown beside the verdict (which is on medians) because on a shared
+    /// machine whole processes run in a slow or a fast state.
+    func bestRoundRatio(_ result: FileResult) -> (ratio: Double, reference: String)? {
+        guard let subject = result.measurement(subject), subject.error == nil else { return nil }
+        let best = references.compactMap { name in
+            result.measurement(name).flatMap { $0.error == nil ? (name, $0.bestMibps) : nil }
+        }.max { $0.1 < $1.1 }
+        guard let best, best.1 > 0 else { return nil }
+        return (subject.bestMibps / best.1, best.0)
+    }
+
     /// The fastest reference's whole-process wall time over the subject's.
     func raceRatio(_ result: FileResult) -> Double? {
         guard let mine = result.race.first(where: { $0.engine == subject && $0.error == nil }), mine.wallSeconds > 0 else {
@@ -58,6 +71,15 @@ struct Report {
         var detail: String
     }
 
+    /// "; on best rounds: N of M, lowest …" for the 2× verdict's detail.
+    func bestRoundSummary() -> String {
+        let ratios = results.compactMap { result in bestRoundRatio(result).map { (result, $0) } }
+        guard let worst = ratios.min(by: { $0.1.ratio < $1.1.ratio }) else { return "" }
+        let passing = ratios.filter { $0.1.ratio >= 2 }.count
+        return "; on each engine's best round: \(passing) of \(results.count), lowest \(format(worst.1.ratio, 2))× on "
+            + "\(worst.0.corpus) \(worst.0.size) (vs \(worst.1.reference))"
+    }
+
     func acceptance() -> [Verdict] {
         var verdicts: [Verdict] = []
         let ratios = results.compactMap { result in ratio(result).map { (result, $0) } }
@@ -67,7 +89,8 @@ struct Report {
                 target: "≥ 2× the fastest reference engine on every corpus and both sizes",
                 met: passing == ratios.count && ratios.count == results.count,
                 detail: "\(passing) of \(results.count) pass; lowest \(format(worst.1, 2))× on "
-                    + "\(worst.0.corpus) \(worst.0.size) (vs \(bestReference(worst.0)?.name ?? "?"))"))
+                    + "\(worst.0.corpus) \(worst.0.size) (vs \(bestReference(worst.0)?.name ?? "?"))"
+                    + bestRoundSummary()))
         }
         if let scrolling = results.first(where: { $0.corpus == "scrolling" && $0.size.columns == 80 && $0.size.rows == 24 }),
             let mine = scrolling.measurement(subject), mine.error == nil
