@@ -27,10 +27,14 @@ struct Report {
         Double(measurement.heapBytes) / Double((size.rows + runner.scrollback) * size.columns)
     }
 
-    /// The fastest reference on a file, and the subject's speed over it.
-    func bestReference(_ result: FileResult) -> (name: String, mibps: Double)? {
-        references.compactMap { name in result.measurement(name).flatMap { $0.error == nil ? (name, $0.mibps) : nil } }
-            .max { $0.1 < $1.1 }
+    /// The fastest reference on a file by `rate` (the median, or the best
+    /// round), and that rate.
+    func bestReference(
+        _ result: FileResult, by rate: KeyPath<Measurement, Double> = \.mibps
+    ) -> (name: String, mibps: Double)? {
+        references.compactMap { name in
+            result.measurement(name).flatMap { $0.error == nil ? (name, $0[keyPath: rate]) : nil }
+        }.max { $0.1 < $1.1 }
     }
 
     func ratio(_ result: FileResult) -> Double? {
@@ -45,12 +49,10 @@ struct Report {
     /// shown beside the verdict (which is on medians) because on a shared
     /// machine whole processes run in a slow or a fast state.
     func bestRoundRatio(_ result: FileResult) -> (ratio: Double, reference: String)? {
-        guard let subject = result.measurement(subject), subject.error == nil else { return nil }
-        let best = references.compactMap { name in
-            result.measurement(name).flatMap { $0.error == nil ? (name, $0.bestMibps) : nil }
-        }.max { $0.1 < $1.1 }
-        guard let best, best.1 > 0 else { return nil }
-        return (subject.bestMibps / best.1, best.0)
+        guard let subject = result.measurement(subject), subject.error == nil,
+            let best = bestReference(result, by: \.bestMibps), best.mibps > 0
+        else { return nil }
+        return (subject.bestMibps / best.mibps, best.name)
     }
 
     /// The fastest reference's whole-process wall time over the subject's.

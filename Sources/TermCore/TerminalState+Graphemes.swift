@@ -22,7 +22,7 @@ extension TerminalState {
                 // Room for the right half: the cluster grows in place.
                 clearWideOverlap(row, from: col + 1, count: 1)
                 row[col].content =
-                    (row[col].content & ~(3 << Cell.widthShift)) | UInt32(Cell.Width.wide.rawValue) << Cell.widthShift
+                    (row[col].content & ~Cell.widthMask) | UInt32(Cell.Width.wide.rawValue) << Cell.widthShift
                 var tail = Cell(scalar: 0, width: .wideTail, style: row[col].styleKey)
                 tail.linkID = row[col].linkID
                 if row[col].isProtected { tail.content |= Cell.protectedFlag }
@@ -56,7 +56,7 @@ extension TerminalState {
         } else {
             // Narrowed (VS15): the right half becomes a blank and the cursor
             // steps back onto it.
-            row[col].content = row[col].content & ~(3 << Cell.widthShift)
+            row[col].content = row[col].content & ~Cell.widthMask
             row[col + 1] = Cell.blank(style: row[col + 1].styleKey)
             cursor.col = col + 1
             cursor.pendingWrap = false

@@ -186,11 +186,9 @@ extension TerminalState {
                 // (or, autowrap off, with a narrow one in the last column,
                 // the cell left of it, as in xterm); at the start of the run,
                 // whatever is there.
-                var target = col &- 1
-                if target >= 0 && row[target].width == .wideTail { target &-= 1 }
                 // None (start of the row) or a blank: the general path drops
                 // the mark and counts it.
-                guard target >= 0 && !row[target].isBlank else { break }
+                guard let target = Self.characterColumn(at: col &- 1, in: row) else { break }
                 // REP state first: a cluster-table compaction inside
                 // `clusterID` keeps and renumbers the cluster `lastGraphic`
                 // names.
@@ -381,21 +379,29 @@ extension TerminalState {
             return
         }
         row[col].setCluster(id)
-        lastGraphic = (Cell.clusterFlag | id, row[col].width == .wide ? 2 : 1)
+        lastGraphic = Self.graphic(row[col])
     }
 
     /// The cell of the character just before the cursor (the cursor's own
     /// cell while a wrap is pending; the left half of a wide character), or
     /// nil, counted as a dropped mark, when there is none.
     mutating func previousCharacterCell() -> (row: UnsafeMutablePointer<Cell>, column: Int)? {
-        var col = cursor.pendingWrap ? cursor.col : cursor.col - 1
         let row = active.row(cursor.row)
-        if col >= 0 && row[col].width == .wideTail { col -= 1 }
-        guard col >= 0, !row[col].isBlank else {
+        guard let col = Self.characterColumn(at: cursor.pendingWrap ? cursor.col : cursor.col - 1, in: row) else {
             counters.droppedCombiningMarks += 1  // nothing to combine with
             return nil
         }
         return (row, col)
+    }
+
+    /// The column of the character whose cell is `col` of `row` (its left
+    /// half when `col` is a right half), or nil when there is none: left of
+    /// the row, or a blank.
+    @inline(__always)
+    static func characterColumn(at col: Int, in row: UnsafeMutablePointer<Cell>) -> Int? {
+        var col = col
+        if col >= 0 && row[col].width == .wideTail { col &-= 1 }
+        return col >= 0 && !row[col].isBlank ? col : nil
     }
 
     /// The id of the cluster `cell`'s character plus `scalar`, through the

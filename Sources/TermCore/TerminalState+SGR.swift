@@ -62,9 +62,11 @@ extension TerminalState {
     /// foreground and background of the 256 for every cell, sends these and
     /// no two alike, so the transition cache cannot help it. nil for
     /// anything else, which `renditionApplied` handles.
+    /// - Precondition: `key.isPalettePair` (the caller tests it before
+    ///   reading the parameters).
     @inline(__always)
     static func palettePairApplied(_ values: UnsafeBufferPointer<UInt16>, to key: StyleKey) -> StyleKey? {
-        guard key.isPalettePair && (values.count == 3 || values.count == 6) else { return nil }
+        guard values.count == 3 || values.count == 6 else { return nil }
         var pair = key.rawValue
         var index = 0
         while index < values.count {

@@ -17,21 +17,6 @@ struct CellGrid: Equatable {
     }
 }
 
-/// A terminal fed `input` whole (non-ASCII runs take the run path) and one
-/// fed it a byte at a time (every scalar arrives alone, through
-/// `printScalar`), each followed by `suffix` whole.
-private func wholeAndOneByOne(
-    _ columns: Int, _ rows: Int, _ input: String, then suffix: String = ""
-) -> (whole: Terminal, oneByOne: Terminal) {
-    let whole = Terminal(columns: columns, rows: rows, scrollback: 10)
-    whole.feed(input)
-    whole.feed(suffix)
-    let oneByOne = Terminal(columns: columns, rows: rows, scrollback: 10)
-    for byte in input.utf8 { oneByOne.feed([byte]) }
-    oneByOne.feed(suffix)
-    return (whole, oneByOne)
-}
-
 @Suite("Printing runs of non-ASCII scalars")
 struct PrintRunTests {
     /// Runs of non-ASCII characters from random pieces, with everything the
@@ -53,7 +38,7 @@ struct PrintRunTests {
         for _ in 0..<40 {
             var text = ""
             for _ in 0..<200 { text += pieces[Int(generator.next() % UInt64(pieces.count))] }
-            let (whole, oneByOne) = wholeAndOneByOne(columns, rows, text, then: "\u{1B}[3b")
+            let (whole, oneByOne) = fedWholeAndByteByByte(columns, rows, text, then: "\u{1B}[3b", scrollback: 10)
             let (expected, got) = (CellGrid(oneByOne), CellGrid(whole))
             // The first differing cell, not two whole grids, on failure.
             let row = (0..<rows).first { expected.cells[$0] != got.cells[$0] }
@@ -95,7 +80,7 @@ struct PrintRunTests {
         (10, 2, "abcdefgh\(ESC)7\(ESC)#6\(ESC)8\u{301}"),  // cursor past a DECDWL row's last column
     ])
     func marksAtTheStartOfARunMatchTheOneScalarPath(columns: Int, rows: Int, input: String) {
-        let (whole, oneByOne) = wholeAndOneByOne(columns, rows, input)
+        let (whole, oneByOne) = fedWholeAndByteByByte(columns, rows, input, scrollback: 10)
         #expect(CellGrid(whole) == CellGrid(oneByOne))
         #expect(whole.counters.droppedCombiningMarks == oneByOne.counters.droppedCombiningMarks)
         whole.feed("\(CSI)2b")

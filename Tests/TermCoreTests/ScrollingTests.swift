@@ -182,9 +182,7 @@ struct CarriageReturnLineFeedTests {
     /// `input` fed whole, then byte by byte: the screens and cursors agree,
     /// and the whole feed's screen is returned.
     func fedBothWays(_ columns: Int, _ rows: Int, _ input: String) -> Terminal {
-        let whole = terminal(columns, rows, input)
-        let bytes = Terminal(columns: columns, rows: rows, scrollback: 100)
-        for byte in Array(input.utf8) { bytes.feed([byte]) }
+        let (whole, bytes) = fedWholeAndByteByByte(columns, rows, input)
         #expect(ScreenState(bytes) == ScreenState(whole), "\(input.debugDescription)")
         #expect(bytes.scrollbackLines == whole.scrollbackLines)
         return whole

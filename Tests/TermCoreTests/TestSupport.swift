@@ -7,6 +7,22 @@ func terminal(_ columns: Int = 10, _ rows: Int = 4, scrollback: Int = 100, _ inp
     return terminal
 }
 
+/// `input` fed to one terminal whole and to another a byte at a time (every
+/// sequence, CR LF pair and scalar then arrives split, through the parser's
+/// byte-at-a-time paths), each then fed `suffix` whole: the fast paths and
+/// the general ones must agree.
+func fedWholeAndByteByByte(
+    _ columns: Int, _ rows: Int, _ input: String, then suffix: String = "", scrollback: Int = 100
+) -> (whole: Terminal, byteByByte: Terminal) {
+    let whole = Terminal(columns: columns, rows: rows, scrollback: scrollback)
+    whole.feed(input)
+    whole.feed(suffix)
+    let byteByByte = Terminal(columns: columns, rows: rows, scrollback: scrollback)
+    for byte in input.utf8 { byteByByte.feed([byte]) }
+    byteByByte.feed(suffix)
+    return (whole, byteByByte)
+}
+
 extension Terminal {
     /// Every screen row's text.
     var screenLines: [String] { (0..<rows).map { screenLine($0) } }
