@@ -30,12 +30,18 @@ struct Chart {
 
         var body: [String] = []
         var y = 20.0
-        body.append(text(12, y, "TermEngine throughput, MiB/s (log scale), \(report.runner.scrollback) lines of scrollback, "
-            + "median of \(report.runner.runs) run(s) — Benchmarks/results/latest.json", size: 14, weight: "bold"))
+        body.append(
+            text(
+                12, y,
+                "TermEngine throughput, MiB/s (log scale), \(report.runner.scrollback) lines of scrollback, "
+                    + "median of \(report.runner.runs) run(s) — Benchmarks/results/latest.json", size: 14,
+                weight: "bold"))
         y += 22
         var legendX = 12.0
         for name in engineNames {
-            body.append("<rect x=\"\(f(legendX))\" y=\"\(f(y - 9))\" width=\"12\" height=\"10\" fill=\"\(colours[name] ?? "#868e96")\"/>")
+            body.append(
+                "<rect x=\"\(f(legendX))\" y=\"\(f(y - 9))\" width=\"12\" height=\"10\" fill=\"\(colours[name] ?? "#868e96")\"/>"
+            )
             let label = name == report.limitEngine ? "\(name) scan (bound)" : name
             body.append(text(legendX + 16, y, label, size: 12))
             legendX += 30 + Double(label.count) * 7
@@ -55,12 +61,16 @@ struct Chart {
             var decade = bottom
             while decade <= top {
                 let gx = x(decade)
-                body.append("<line x1=\"\(f(gx))\" y1=\"\(f(panelTop))\" x2=\"\(f(gx))\" y2=\"\(f(panelTop + panelHeight))\" stroke=\"#dee2e6\"/>")
+                body.append(
+                    "<line x1=\"\(f(gx))\" y1=\"\(f(panelTop))\" x2=\"\(f(gx))\" y2=\"\(f(panelTop + panelHeight))\" stroke=\"#dee2e6\"/>"
+                )
                 body.append(text(gx, panelTop + panelHeight + 12, decadeLabel(decade), size: 10, anchor: "middle"))
                 decade *= 10
             }
             let gib = x(1024)
-            body.append("<line x1=\"\(f(gib))\" y1=\"\(f(panelTop))\" x2=\"\(f(gib))\" y2=\"\(f(panelTop + panelHeight))\" stroke=\"#c92a2a\" stroke-dasharray=\"4 3\"/>")
+            body.append(
+                "<line x1=\"\(f(gib))\" y1=\"\(f(panelTop))\" x2=\"\(f(gib))\" y2=\"\(f(panelTop + panelHeight))\" stroke=\"#c92a2a\" stroke-dasharray=\"4 3\"/>"
+            )
             body.append(text(gib + 3, panelTop + 8, "1 GiB/s", size: 9, fill: "#c92a2a"))
             for result in rows {
                 var label = result.corpus
@@ -69,11 +79,13 @@ struct Chart {
                 for name in engineNames {
                     if let m = result.measurement(name), m.error == nil {
                         let end = x(m.mibps)
-                        body.append("<rect x=\"\(f(plotLeft))\" y=\"\(f(y))\" width=\"\(f(max(end - plotLeft, 1)))\" "
-                            + "height=\"\(f(barHeight))\" fill=\"\(colours[name] ?? "#868e96")\"><title>\(escape(name)) "
-                            + "\(escape(result.corpus)) \(size): \(format(m.mibps, 1)) MiB/s</title></rect>")
+                        body.append(
+                            "<rect x=\"\(f(plotLeft))\" y=\"\(f(y))\" width=\"\(f(max(end - plotLeft, 1)))\" "
+                                + "height=\"\(f(barHeight))\" fill=\"\(colours[name] ?? "#868e96")\"><title>\(escape(name)) "
+                                + "\(escape(result.corpus)) \(size): \(format(m.mibps, 1)) MiB/s</title></rect>")
                         let mark = m.screenMatchesSubject == false ? "*" : ""
-                        body.append(text(end + 3, y + barHeight - 1, format(m.mibps, m.mibps < 100 ? 1 : 0) + mark, size: 8))
+                        body.append(
+                            text(end + 3, y + barHeight - 1, format(m.mibps, m.mibps < 100 ? 1 : 0) + mark, size: 8))
                     }
                     y += barHeight + barGap
                 }
@@ -81,8 +93,11 @@ struct Chart {
             }
             y += 18
         }
-        body.append(text(12, y + 4, "ratio after each name: termengine ÷ fastest reference. "
-            + "* final screen differs from termengine's.", size: 10, fill: "#495057"))
+        body.append(
+            text(
+                12, y + 4,
+                "ratio after each name: termengine ÷ fastest reference. "
+                    + "* final screen differs from termengine's.", size: 10, fill: "#495057"))
         let height = y + 16
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(f(width))" height="\(f(height))" viewBox="0 0 \(f(width)) \(f(height))" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">

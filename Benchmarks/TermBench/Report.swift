@@ -57,7 +57,8 @@ struct Report {
 
     /// The fastest reference's whole-process wall time over the subject's.
     func raceRatio(_ result: FileResult) -> Double? {
-        guard let mine = result.race.first(where: { $0.engine == subject && $0.error == nil }), mine.wallSeconds > 0 else {
+        guard let mine = result.race.first(where: { $0.engine == subject && $0.error == nil }), mine.wallSeconds > 0
+        else {
             return nil
         }
         let best = result.race.filter { $0.engine != subject && $0.error == nil && $0.wallSeconds > 0 }
@@ -87,59 +88,74 @@ struct Report {
         let ratios = results.compactMap { result in ratio(result).map { (result, $0) } }
         if let worst = ratios.min(by: { $0.1 < $1.1 }) {
             let passing = ratios.filter { $0.1 >= 2 }.count
-            verdicts.append(Verdict(
-                target: "≥ 2× the fastest reference engine on every corpus and both sizes",
-                met: passing == ratios.count && ratios.count == results.count,
-                detail: "\(passing) of \(results.count) pass; lowest \(format(worst.1, 2))× on "
-                    + "\(worst.0.corpus) \(worst.0.size) (vs \(bestReference(worst.0)?.name ?? "?"))"
-                    + bestRoundSummary()))
+            verdicts.append(
+                Verdict(
+                    target: "≥ 2× the fastest reference engine on every corpus and both sizes",
+                    met: passing == ratios.count && ratios.count == results.count,
+                    detail: "\(passing) of \(results.count) pass; lowest \(format(worst.1, 2))× on "
+                        + "\(worst.0.corpus) \(worst.0.size) (vs \(bestReference(worst.0)?.name ?? "?"))"
+                        + bestRoundSummary()))
         }
-        if let scrolling = results.first(where: { $0.corpus == "scrolling" && $0.size.columns == 80 && $0.size.rows == 24 }),
+        if let scrolling = results.first(where: {
+            $0.corpus == "scrolling" && $0.size.columns == 80 && $0.size.rows == 24
+        }),
             let mine = scrolling.measurement(subject), mine.error == nil
         {
-            verdicts.append(Verdict(
-                target: "ASCII scrolling at 80×24 ≥ 1 GiB/s", met: mine.mibps >= 1024,
-                detail: "\(format(mine.mibps, 1)) MiB/s"))
+            verdicts.append(
+                Verdict(
+                    target: "ASCII scrolling at 80×24 ≥ 1 GiB/s", met: mine.mibps >= 1024,
+                    detail: "\(format(mine.mibps, 1)) MiB/s"))
         }
         let narrow = results.filter { $0.size.columns == 80 }.compactMap { result in
-            result.measurement(subject).flatMap { $0.error == nil ? (result.corpus, bytesPerCell($0, result.size)) : nil }
+            result.measurement(subject).flatMap {
+                $0.error == nil ? (result.corpus, bytesPerCell($0, result.size)) : nil
+            }
         }
         if let worst = narrow.max(by: { $0.1 < $1.1 }) {
             let passing = narrow.filter { $0.1 <= 8.5 }
             let scrolling = narrow.first { $0.0 == "scrolling" }.map { "; scrolling \(format($0.1, 3))" } ?? ""
-            verdicts.append(Verdict(
-                target: "bytes per cell ≤ 8.5 including row overhead at 80 columns", met: passing.count == narrow.count,
-                detail: "heap after the feed ÷ ((rows + \(runner.scrollback)) × 80), cell stride \(cellStride) B: "
-                    + "\(passing.count) of \(narrow.count) corpora pass\(scrolling); highest \(format(worst.1, 3)) on \(worst.0)"))
+            verdicts.append(
+                Verdict(
+                    target: "bytes per cell ≤ 8.5 including row overhead at 80 columns",
+                    met: passing.count == narrow.count,
+                    detail: "heap after the feed ÷ ((rows + \(runner.scrollback)) × 80), cell stride \(cellStride) B: "
+                        + "\(passing.count) of \(narrow.count) corpora pass\(scrolling); highest \(format(worst.1, 3)) on \(worst.0)"
+                ))
         }
         let wide = results.filter { $0.size.columns == 200 }.compactMap { result in
             result.measurement(subject).flatMap { $0.error == nil ? (result.corpus, $0) : nil }
         }
         if let largest = wide.max(by: { $0.1.heapBytes < $1.1.heapBytes }) {
             let mib = Double(largest.1.heapBytes) / 1_048_576
-            let scrolling = wide.first { $0.0 == "scrolling" }.map {
-                "scrolling \(format(Double($0.1.heapBytes) / 1_048_576, 1)) MiB; "
-            } ?? ""
-            verdicts.append(Verdict(
-                target: "10,000 lines × 200 columns of scrollback in about 16 MiB (≤ 17 MiB here)", met: mib <= 17,
-                detail: "heap after the feed at 200×50: \(scrolling)largest \(format(mib, 1)) MiB on \(largest.0)"))
+            let scrolling =
+                wide.first { $0.0 == "scrolling" }.map {
+                    "scrolling \(format(Double($0.1.heapBytes) / 1_048_576, 1)) MiB; "
+                } ?? ""
+            verdicts.append(
+                Verdict(
+                    target: "10,000 lines × 200 columns of scrollback in about 16 MiB (≤ 17 MiB here)", met: mib <= 17,
+                    detail: "heap after the feed at 200×50: \(scrolling)largest \(format(mib, 1)) MiB on \(largest.0)"))
         }
         let all = results.flatMap(\.measurements)
         let unreported = all.filter { $0.error == nil && $0.peakResidentKiB <= 0 }
-        verdicts.append(Verdict(
-            target: "peak memory reported for every run", met: unreported.isEmpty && !all.isEmpty,
-            detail: unreported.isEmpty ? "VmHWM and ru_maxrss for all \(all.count) measurements"
-                : "missing for \(unreported.count)"))
+        verdicts.append(
+            Verdict(
+                target: "peak memory reported for every run", met: unreported.isEmpty && !all.isEmpty,
+                detail: unreported.isEmpty
+                    ? "VmHWM and ru_maxrss for all \(all.count) measurements"
+                    : "missing for \(unreported.count)"))
         let mine = results.compactMap { result in result.measurement(subject).map { (result, $0) } }
             .filter { $0.1.error == nil }
         let allocating = mine.filter { $0.1.allocations != 0 }
-        verdicts.append(Verdict(
-            target: "zero heap allocations during steady-state printing (second half of each feed)",
-            met: allocating.isEmpty && !mine.isEmpty,
-            detail: allocating.isEmpty ? "0 on all \(mine.count) runs"
-                : "\(allocating.count) of \(mine.count) allocate, e.g. "
-                    + allocating.prefix(4).map { "\($0.0.corpus) \($0.0.size): \($0.1.allocations)" }
-                    .joined(separator: ", ")))
+        verdicts.append(
+            Verdict(
+                target: "zero heap allocations during steady-state printing (second half of each feed)",
+                met: allocating.isEmpty && !mine.isEmpty,
+                detail: allocating.isEmpty
+                    ? "0 on all \(mine.count) runs"
+                    : "\(allocating.count) of \(mine.count) allocate, e.g. "
+                        + allocating.prefix(4).map { "\($0.0.corpus) \($0.0.size): \($0.1.allocations)" }
+                        .joined(separator: ", ")))
         return verdicts
     }
 
@@ -154,14 +170,14 @@ struct Report {
         let heading = markdown ? "\n#### " : "\n== "
         let paragraph = markdown ? "\n" : ""
         func markdownTable(_ lines: [[String]]) -> String {
-        guard let header = lines.first else { return "" }
-        var text = "\n| " + header.joined(separator: " | ") + " |\n"
-        text += "|" + header.indices.map { $0 == 0 ? "---|" : "---:|" }.joined() + "\n"
-        for line in lines.dropFirst() { text += "| " + line.joined(separator: " | ") + " |\n" }
-        return text
-    }
+            guard let header = lines.first else { return "" }
+            var text = "\n| " + header.joined(separator: " | ") + " |\n"
+            text += "|" + header.indices.map { $0 == 0 ? "---|" : "---:|" }.joined() + "\n"
+            for line in lines.dropFirst() { text += "| " + line.joined(separator: " | ") + " |\n" }
+            return text
+        }
 
-    func align(_ lines: [[String]]) -> String { markdown ? markdownTable(lines) : self.align(lines) }
+        func align(_ lines: [[String]]) -> String { markdown ? markdownTable(lines) : self.align(lines) }
         var text = ""
         let referenceNames = references
         for size in runner.sizes {
@@ -183,19 +199,26 @@ struct Report {
             }
             text += align(lines)
 
-            text += paragraph + "\nmemory and allocations at \(size): heap bytes per cell (heap after the feed ÷ cells incl. "
-            text += "scrollback), peak RSS of the process (MiB, includes the input file held in memory), heap allocations "
+            text +=
+                paragraph
+                + "\nmemory and allocations at \(size): heap bytes per cell (heap after the feed ÷ cells incl. "
+            text +=
+                "scrollback), peak RSS of the process (MiB, includes the input file held in memory), heap allocations "
             text += "in the second half of the feed. Process baseline (peak RSS on an empty input): "
-            text += ([subject] + referenceNames).map { name in
-                "\(name) " + (baselines[name].map { format(Double($0) / 1024, 1) } ?? "?") + " MiB"
-            }.joined(separator: ", ") + "\n"
+            text +=
+                ([subject] + referenceNames).map { name in
+                    "\(name) " + (baselines[name].map { format(Double($0) / 1024, 1) } ?? "?") + " MiB"
+                }.joined(separator: ", ") + "\n"
             let engineNames = [subject] + referenceNames
-            var memory = [["corpus"] + engineNames.map { "\($0) B/cell" } + engineNames.map { "\($0) RSS" }
-                + engineNames.map { "\($0) allocs" }]
+            var memory = [
+                ["corpus"] + engineNames.map { "\($0) B/cell" } + engineNames.map { "\($0) RSS" }
+                    + engineNames.map { "\($0) allocs" }
+            ]
             for result in rows {
                 var line = [result.corpus]
                 line += engineNames.map { name in
-                    result.measurement(name).flatMap { $0.error == nil ? format(bytesPerCell($0, size), 2) : nil } ?? "-"
+                    result.measurement(name).flatMap { $0.error == nil ? format(bytesPerCell($0, size), 2) : nil }
+                        ?? "-"
                 }
                 line += engineNames.map { name in
                     result.measurement(name).flatMap {
@@ -203,21 +226,27 @@ struct Report {
                     } ?? "-"
                 }
                 line += engineNames.map { name in
-                    result.measurement(name).flatMap { $0.error == nil ? ($0.allocations < 0 ? "?" : String($0.allocations)) : nil } ?? "-"
+                    result.measurement(name).flatMap {
+                        $0.error == nil ? ($0.allocations < 0 ? "?" : String($0.allocations)) : nil
+                    } ?? "-"
                 }
                 memory.append(line)
             }
             text += align(memory)
 
             if rows.contains(where: { !$0.race.isEmpty }) {
-                text += paragraph + "\nwhole-process race at \(size): median wall seconds of \(runner.raceRuns) run(s), start to exit "
+                text +=
+                    paragraph
+                    + "\nwhole-process race at \(size): median wall seconds of \(runner.raceRuns) run(s), start to exit "
                 text += "(termengine replay --quiet vs each harness with --runs 1)\n"
                 let racers = rows.first { !$0.race.isEmpty }!.race.map(\.engine)
                 var race = [["corpus"] + racers + ["best ref ÷ \(subject)"]]
                 for result in rows {
                     var line = [result.corpus]
                     line += racers.map { name in
-                        result.race.first { $0.engine == name }.flatMap { $0.error == nil ? format($0.wallSeconds, 3) : "failed" } ?? "-"
+                        result.race.first { $0.engine == name }.flatMap {
+                            $0.error == nil ? format($0.wallSeconds, 3) : "failed"
+                        } ?? "-"
                     }
                     line.append(raceRatio(result).map { format($0, 2) + "×" } ?? "-")
                     race.append(line)
@@ -226,17 +255,22 @@ struct Report {
             }
         }
         let mismatches = results.flatMap { result in
-            result.measurements.filter { $0.screenMatchesSubject == false }.map { "\($0.engine) on \(result.corpus) \(result.size)" }
+            result.measurements.filter { $0.screenMatchesSubject == false }.map {
+                "\($0.engine) on \(result.corpus) \(result.size)"
+            }
         }
         let failures = results.flatMap { result in
-            result.measurements.compactMap { m in m.error.map { "\(m.engine) on \(result.corpus) \(result.size): \($0)" } }
+            result.measurements.compactMap { m in
+                m.error.map { "\(m.engine) on \(result.corpus) \(result.size): \($0)" }
+            }
         }
         text += paragraph + "\n* final screen differs from termengine's: "
         text += mismatches.isEmpty ? "none\n" : mismatches.joined(separator: "; ") + "\n"
         if !failures.isEmpty { text += "failures: " + failures.joined(separator: "; ") + "\n" }
         text += paragraph + "\nacceptance (issue #4):\n" + paragraph
         for verdict in acceptance() {
-            text += (markdown ? "- " : "  ") + "[\(verdict.met ? "met" : "NOT MET")] \(verdict.target): \(verdict.detail)\n"
+            text +=
+                (markdown ? "- " : "  ") + "[\(verdict.met ? "met" : "NOT MET")] \(verdict.target): \(verdict.detail)\n"
         }
         return text
     }
@@ -302,11 +336,12 @@ struct Report {
             if !result.race.isEmpty {
                 var race: [String: Any] = [:]
                 for entry in result.race {
-                    race[entry.engine] = entry.error.map { ["error": $0] as [String: Any] } ?? [
-                        "wall_seconds_median": entry.wallSeconds,
-                        "wall_mibps": Double(result.bytes) / 1_048_576 / entry.wallSeconds,
-                        "max_rss_kib": entry.maxResidentKiB,
-                    ]
+                    race[entry.engine] =
+                        entry.error.map { ["error": $0] as [String: Any] } ?? [
+                            "wall_seconds_median": entry.wallSeconds,
+                            "wall_mibps": Double(result.bytes) / 1_048_576 / entry.wallSeconds,
+                            "max_rss_kib": entry.maxResidentKiB,
+                        ]
                 }
                 file["race"] = race
                 if let ratio = raceRatio(result) { file["race_ratio_best_reference_over_termengine"] = ratio }
@@ -325,12 +360,16 @@ struct Report {
                 "corpus": runner.corpusDirectory,
             ] as [String: Any],
             "engines": engines.map { engine -> [String: Any] in
-                var entry: [String: Any] = ["name": engine.name, "role": engine.role.rawValue, "version": engine.version]
+                var entry: [String: Any] = [
+                    "name": engine.name, "role": engine.role.rawValue, "version": engine.version,
+                ]
                 if let baseline = baselines[engine.name] { entry["process_baseline_rss_kib"] = baseline }
                 return entry
             },
             "results": files,
-            "acceptance": acceptance().map { ["target": $0.target, "met": $0.met, "detail": $0.detail] as [String: Any] },
+            "acceptance": acceptance().map {
+                ["target": $0.target, "met": $0.met, "detail": $0.detail] as [String: Any]
+            },
         ]
     }
 

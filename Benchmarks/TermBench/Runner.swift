@@ -164,8 +164,10 @@ struct Runner {
                     [path, file, String(size.columns), String(size.rows), "--scrollback", scrollbackText]
                 },
                 race: { file, size in
-                    [path, file, String(size.columns), String(size.rows), "--scrollback", scrollbackText,
-                     "--runs", "1", "--warmup", "0"]
+                    [
+                        path, file, String(size.columns), String(size.rows), "--scrollback", scrollbackText,
+                        "--runs", "1", "--warmup", "0",
+                    ]
                 })
         }
         var all = [
@@ -175,8 +177,10 @@ struct Runner {
                     [myself, "feed", file, String(size.columns), String(size.rows), "--scrollback", scrollbackText]
                 },
                 race: { file, size in
-                    [termengine, "replay", file, "--cols", String(size.columns), "--rows", String(size.rows),
-                     "--scrollback", scrollbackText, "--quiet"]
+                    [
+                        termengine, "replay", file, "--cols", String(size.columns), "--rows", String(size.rows),
+                        "--scrollback", scrollbackText, "--quiet",
+                    ]
                 }),
             harness("libvterm", "libvterm-harness", "libvterm0"),
             harness("alacritty", "alacritty-harness", "librust-alacritty-terminal-dev"),
@@ -211,7 +215,8 @@ struct Runner {
             if let listed = object["order"] as? [String] {
                 order += listed
             } else if let files = object["files"] as? [String: Any] {
-                order += suiteOrder.filter { files[$0] != nil } + files.keys.sorted().filter { !suiteOrder.contains($0) }
+                order +=
+                    suiteOrder.filter { files[$0] != nil } + files.keys.sorted().filter { !suiteOrder.contains($0) }
             }
         }
         let known = order.filter(names.contains)
@@ -371,12 +376,16 @@ func executablePath() -> String {
 
 /// Installed versions of Debian packages (dpkg-query), by package name.
 func debianVersions(_ packages: [String]) -> [String: String] {
-    guard let child = try? spawnDirect(["/usr/bin/dpkg-query", "-W", "-f=${Package} ${Version}\\n"] + packages, timeout: 10)
+    guard
+        let child = try? spawnDirect(
+            ["/usr/bin/dpkg-query", "-W", "-f=${Package} ${Version}\\n"] + packages, timeout: 10)
     else { return [:] }
     var versions: [String: String] = [:]
     for line in child.output.split(separator: "\n") {
         let parts = line.split(separator: " ")
-        if parts.count == 2 { versions[String(parts[0]).replacingOccurrences(of: ":amd64", with: "")] = String(parts[1]) }
+        if parts.count == 2 {
+            versions[String(parts[0]).replacingOccurrences(of: ":amd64", with: "")] = String(parts[1])
+        }
     }
     return versions
 }
@@ -387,8 +396,10 @@ func gitDescription() -> String {
         head.status == 0
     else { return "unknown" }
     // Results written by earlier runs do not make the engine "dirty".
-    let dirty = (try? spawnDirect(
-        ["/usr/bin/git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!Benchmarks/results"], timeout: 10))
+    let dirty =
+        (try? spawnDirect(
+            ["/usr/bin/git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!Benchmarks/results"],
+            timeout: 10))
         .map { !$0.output.isEmpty } ?? false
     return head.output.trimmingCharacters(in: .whitespacesAndNewlines) + (dirty ? "+dirty" : "")
 }
