@@ -622,6 +622,12 @@ public struct VTParser: Sendable {
         if !resuming { sequence.reset() }
         var index = start
         var value = resuming ? accumulator : 0
+        // Every value the parameter has passed through, ORed together: a
+        // bit above the low 16 means it went past 65,535 (first below 655,360,
+        // long before a wrap), so it reads as 65,535, as xterm caps it. One OR
+        // beside the chain of multiplies instead of a saturating compare and
+        // conditional move on it.
+        var passed = value
         var hasDigits = resuming ? accumulatorHasDigits : false
         var position = resuming ? paramIndex : 0
         var seenParameters = resuming ? hasParams : false
@@ -632,8 +638,8 @@ public struct VTParser: Sendable {
             let byte = base[index]
             let digit = byte &- 0x30
             if digit < 10 {
-                // Saturates: values past 65,535 read as 65,535, as xterm caps them.
-                value = min(value &* 10 &+ UInt32(digit), 0x1_0000)
+                value = value &* 10 &+ UInt32(digit)
+                passed |= value
                 hasDigits = true
                 index &+= 1
                 continue
@@ -643,7 +649,7 @@ public struct VTParser: Sendable {
                 seenParameters = true
                 entry = .csiParam
                 if !sequence.storedOverflow {
-                    sequence.setValue(UInt16(truncatingIfNeeded: min(value, 0xFFFF)), at: position)
+                    sequence.setValue(passed > 0xFFFF ? 0xFFFF : UInt16(truncatingIfNeeded: value), at: position)
                     if hasDigits { present |= bit }
                 }
                 if position &+ 1 < ControlSequence.maxParams {
@@ -653,6 +659,7 @@ public struct VTParser: Sendable {
                     sequence.storedOverflow = true
                 }
                 value = 0
+                passed = 0
                 hasDigits = false
                 index &+= 1
                 continue
@@ -664,7 +671,7 @@ public struct VTParser: Sendable {
             if byte >= 0x40 && byte <= 0x7E {
                 // finishParameters, from the locals.
                 if !sequence.storedOverflow {
-                    sequence.setValue(UInt16(truncatingIfNeeded: min(value, 0xFFFF)), at: position)
+                    sequence.setValue(passed > 0xFFFF ? 0xFFFF : UInt16(truncatingIfNeeded: value), at: position)
                     if hasDigits { present |= bit }
                 } else {
                     counters.overflowedParameterLists += 1
@@ -678,11 +685,11 @@ public struct VTParser: Sendable {
                 withUnsafePointer(to: &sequence) { handler.csiDispatch(ControlSequenceView($0)) }
                 return index &+ 1
             }
-            storeCSI(value, hasDigits, position, seenParameters, entry, present, colons)
+            storeCSI(passed > 0xFFFF ? 0x1_0000 : value, hasDigits, position, seenParameters, entry, present, colons)
             step(byte, &handler)
             return index &+ 1
         }
-        storeCSI(value, hasDigits, position, seenParameters, entry, present, colons)
+        storeCSI(passed > 0xFFFF ? 0x1_0000 : value, hasDigits, position, seenParameters, entry, present, colons)
         return index
     }
 

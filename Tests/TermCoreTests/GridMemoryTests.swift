@@ -44,9 +44,9 @@ struct GridMemoryTests {
             // splits it off with the `hg` (VM_HUGEPAGE) flag.
             let flags = try #require(Self.vmFlags(containing: range.lowerBound))
             #expect(flags.contains("hg"))
-            let small = GridStorage(columns: 80, slotCount: 124)
-            let smallFlags = try #require(Self.vmFlags(containing: UInt(bitPattern: small.cells)))
-            #expect(!smallFlags.contains("hg"))
+            // (That a small grid gets no advice is `hugePageRange` returning
+            // nil, tested above: its memory may lie where a freed large grid
+            // was advised, since glibc can serve both from the same heap.)
         }
     #endif
 

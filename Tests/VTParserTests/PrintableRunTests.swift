@@ -57,4 +57,18 @@ struct LongParameterTests {
         #expect(parse("\u{1B}[123456789012;77;00000000001H") == ["csi 65535;77;1H"])
         #expect(parse("\u{1B}[65536;65535;99999m") == ["csi 65535;65535;65535m"])
     }
+
+    @Test func parametersThatWrap32BitsStillSaturateWhereverTheFeedSplits() {
+        // 4294967296 is 2^32 and 4294967301 is 2^32 + 5: accumulated in 32
+        // bits they come to 0 and 5 at their last digit. Twenty-five digits
+        // wrap several times; leading zeros before a small value do not
+        // saturate. Fed whole and split into chunks of every size, so that
+        // each parameter also resumes in the middle.
+        let input = Array("\u{1B}[4294967296;4294967301;1234567890123456789012345;0000000000000000000000007H".utf8)
+        let expected = ["csi 65535;65535;65535;7H"]
+        #expect(parse(input) == expected)
+        for chunk in 1..<input.count {
+            #expect(parse(input, chunk: chunk) == expected, "chunk \(chunk)")
+        }
+    }
 }
