@@ -24,11 +24,14 @@ struct RowFlags: OptionSet {
 /// The memory behind a grid: one allocation of cells for every row slot, the
 /// row flags, and the ring that maps line positions to slots.
 ///
-/// Cells come from `calloc`, so slots that were never written (most of a fresh
-/// scrollback) are zero pages the kernel has not yet backed with memory, and
-/// an all-zero cell is the empty cell. On Linux, the part of a large cell
-/// allocation that whole 2 MiB pages cover is offered to transparent huge
-/// pages (see ``hugePageRange(start:byteCount:)``).
+/// Cells come from `calloc`, and an all-zero cell is the empty cell. When
+/// `calloc` maps the cells afresh (glibc does for large sizes, until freeing
+/// a larger block raises its threshold), slots that were never written (most
+/// of a fresh scrollback) are zero pages the kernel has not yet backed with
+/// memory; when it reuses heap memory it clears all of it, and the whole grid
+/// is resident. On Linux, the part of a large cell allocation that whole
+/// 2 MiB pages cover is advised for transparent huge pages (see
+/// ``hugePageRange(start:byteCount:)``).
 final class GridStorage {
     let columns: Int
     let slotCount: Int
@@ -53,8 +56,8 @@ final class GridStorage {
             if let range = Self.hugePageRange(
                 start: UInt(bitPattern: cellMemory), byteCount: columns * slotCount * MemoryLayout<Cell>.stride)
             {
-                // Advice only: where the kernel has no transparent huge pages
-                // the call fails and nothing changes.
+                // Advice only: without transparent huge pages (compiled out,
+                // or `enabled` set to `never`) nothing changes.
                 _ = madvise(UnsafeMutableRawPointer(bitPattern: range.lowerBound), Int(range.count), MADV_HUGEPAGE)
             }
         #endif
@@ -77,14 +80,20 @@ final class GridStorage {
     /// faults of 4 KiB. A fresh terminal filling 10,000 lines of scrollback
     /// at 80 columns (6.4 MB of cells) otherwise takes about 1,600 page faults
     /// inside its first feed. Measured as `termbench run` measures (a fresh
-    /// grid from `mmap`, a warm-up feed, then one timed feed in the same
-    /// process; median of 8 processes, alternating with the build before):
+    /// grid from `mmap`, which its `MALLOC_MMAP_THRESHOLD_` ensures, a warm-up
+    /// feed, then one timed feed in the same process; median of 8 processes,
+    /// alternating with the build before):
     /// the 16 MiB scrolling corpus at 80×24 688 → 739 MiB/s, ls_lR 715 → 797,
-    /// scrolling at 200×50 710 → 760. The cost: a scrollback that grows into
-    /// a huge page is backed 2 MiB at a time, so a grid may
-    /// hold up to 2 MiB more resident memory than the rows it has written.
-    /// Grids under 2 MiB (at 80 columns, about 3,300 rows of screen and
-    /// scrollback) never get a huge page; from 4 MiB on, every grid does.
+    /// scrolling at 200×50 710 → 760. The costs: a freshly mapped scrollback
+    /// that grows into a huge page is backed 2 MiB at a time, so a grid may
+    /// hold up to 2 MiB more resident memory than the rows it has written;
+    /// with `defrag` at `madvise` (the kernel's default) such
+    /// a fault may compact memory first, a latency spike where memory is
+    /// fragmented; and glibc keeps the advice on heap memory after the grid
+    /// is freed. Grids under 2 MiB (at 80 columns, about 3,300 rows of screen
+    /// and scrollback) are never advised; from 4 MiB on, every grid is (with
+    /// 4 KiB base pages; with `enabled` set to `always` the kernel may use
+    /// huge pages for any grid regardless).
     static func hugePageRange(start: UInt, byteCount: Int) -> Range<UInt>? {
         let mask = hugePageSize - 1
         let first = (start + mask) & ~mask

@@ -81,7 +81,9 @@ public struct VTParser: Sendable {
             switch state {
             case .ground where utf8Needed == 0:
                 index = consumeGround(base, index, end, &handler)
-            case .csiEntry, .csiParam:
+            case .csiEntry where utf8Needed == 0, .csiParam where utf8Needed == 0:
+                // (A UTF-8 sequence begun inside the sequence is finished or
+                // replaced byte by byte first, as in ground.)
                 index = consumeCSI(base, index, end, &handler, resuming: true)
             case .oscString:
                 index = consumeOSC(base, index, end, &handler)

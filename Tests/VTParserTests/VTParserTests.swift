@@ -167,6 +167,27 @@ struct UTF8ErrorTests {
         #expect(parse([0xE2, 0x1B, 0x5B, 0x41]) == ["print \u{FFFD}", "csi A"])
     }
 
+    @Test func aTruncatedSequenceInsideAControlSequenceDoesNotJoinItsParameters() {
+        // C3 starts a two-byte sequence that "5" (or "m") cuts short: one
+        // U+FFFD (Unicode §3.9), a character, stands between "1" and "5", so
+        // no CSI with the parameter 15 (or 87) may come out, and the
+        // whole-buffer fast path must agree with the byte-at-a-time path
+        // (the fast path used to resume the sequence without finishing the
+        // UTF-8 first).
+        let inputs: [[UInt8]] = [
+            [0x1B, 0x5B, 0x31, 0xC3, 0x35, 0x6D, 0x78],
+            [0x1B, 0x5B, 0x38, 0x37, 0xC3, 0x6D, 0x78],
+            [0x1B, 0x5B, 0xE2, 0x82, 0x32, 0x41, 0x78],
+            [0x1B, 0x5B, 0x3F, 0xF0, 0x9F, 0x31, 0x68, 0x78],
+        ]
+        for input in inputs {
+            let whole = parse(input)
+            #expect(!whole.contains("csi 15m") && !whole.contains("csi 87m"), "\(input)")
+            #expect(whole.last == "print x", "\(input)")
+            #expect(whole == parse(input, chunk: 1), "\(input)")
+        }
+    }
+
     @Test func invalidSequencesAreCounted() {
         var parser = VTParser()
         var recorder = Recorder()
