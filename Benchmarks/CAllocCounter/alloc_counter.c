@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <malloc.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 extern void *__libc_malloc(size_t size);
@@ -82,6 +84,93 @@ void *pvalloc(size_t size) {
     return __libc_memalign(page, rounded);
 }
 
+// Anonymous memory mapped with mmap() directly (TermEngine maps grids of
+// 4 MiB or more itself on Linux): counted as allocations, and its bytes
+// added to the heap in use. glibc's malloc maps its large blocks with an
+// internal call that does not come through here (mallinfo2's hblkhd has
+// them), so nothing is counted twice. The regions are kept in a small table
+// so that munmap, which may unmap any part of any mapping, subtracts only
+// what was counted; a process with more live regions than the table holds
+// stops counting new ones (`mapped_overflow`) rather than guess.
+
+enum { mapped_capacity = 256 };
+static struct { uintptr_t start, end; } mapped_regions[mapped_capacity];
+static size_t mapped_count;
+static int64_t mapped_bytes;
+static int mapped_overflow;
+static int mapped_lock;
+
+static void lock_mapped(void) {
+    while (__atomic_exchange_n(&mapped_lock, 1, __ATOMIC_ACQUIRE)) {}
+}
+
+static void unlock_mapped(void) { __atomic_store_n(&mapped_lock, 0, __ATOMIC_RELEASE); }
+
+static uintptr_t page_round_up(uintptr_t value) {
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    return (value + page - 1) & ~(page - 1);
+}
+
+void *mmap(void *address, size_t length, int protection, int flags, int fd, off_t offset) {
+    void *result = (void *)syscall(SYS_mmap, address, length, protection, flags, fd, offset);
+    if (result != MAP_FAILED && (flags & MAP_ANONYMOUS) && !(flags & MAP_SHARED) && length > 0) {
+        count_allocation(length);
+        lock_mapped();
+        if (mapped_count < mapped_capacity) {
+            uintptr_t start = (uintptr_t)result;
+            mapped_regions[mapped_count].start = start;
+            mapped_regions[mapped_count].end = start + page_round_up(length);
+            mapped_count += 1;
+            mapped_bytes += (int64_t)page_round_up(length);
+        } else {
+            mapped_overflow = 1;
+        }
+        unlock_mapped();
+    }
+    return result;
+}
+
+void *mmap64(void *address, size_t length, int protection, int flags, int fd, off_t offset)
+    __attribute__((alias("mmap")));
+
+int munmap(void *address, size_t length) {
+    int result = (int)syscall(SYS_munmap, address, length);
+    if (result != 0 || length == 0) return result;
+    uintptr_t start = (uintptr_t)address;
+    uintptr_t end = start + page_round_up(length);
+    lock_mapped();
+    for (size_t index = 0; index < mapped_count; index++) {
+        uintptr_t low = mapped_regions[index].start, high = mapped_regions[index].end;
+        if (end <= low || start >= high) continue;
+        uintptr_t cut_low = start > low ? start : low;
+        uintptr_t cut_high = end < high ? end : high;
+        mapped_bytes -= (int64_t)(cut_high - cut_low);
+        if (cut_low == low && cut_high == high) {
+            // Gone: the last region takes its place and is looked at next.
+            mapped_regions[index] = mapped_regions[mapped_count - 1];
+            mapped_count -= 1;
+            index -= 1;
+        } else if (cut_low == low) {
+            mapped_regions[index].start = cut_high;
+        } else if (cut_high == high) {
+            mapped_regions[index].end = cut_low;
+        } else if (mapped_count < mapped_capacity) {
+            // A hole in the middle: two regions.
+            mapped_regions[mapped_count].start = cut_high;
+            mapped_regions[mapped_count].end = high;
+            mapped_count += 1;
+            mapped_regions[index].end = cut_low;
+        } else {
+            // No room to split: forget the part after the hole.
+            mapped_bytes -= (int64_t)(high - cut_high);
+            mapped_regions[index].end = cut_low;
+            mapped_overflow = 1;
+        }
+    }
+    unlock_mapped();
+    return result;
+}
+
 termbench_alloc_counts termbench_alloc_counts_now(void) {
     termbench_alloc_counts counts;
     counts.allocations = __atomic_load_n(&allocation_count, __ATOMIC_RELAXED);
@@ -102,5 +191,7 @@ int termbench_alloc_counter_active(void) {
 
 size_t termbench_heap_in_use(void) {
     struct mallinfo2 info = mallinfo2();
-    return info.uordblks + info.hblkhd;
+    return info.uordblks + info.hblkhd + (size_t)__atomic_load_n(&mapped_bytes, __ATOMIC_RELAXED);
 }
+
+int termbench_mapped_overflow(void) { return __atomic_load_n(&mapped_overflow, __ATOMIC_RELAXED); }

@@ -24,14 +24,11 @@ struct RowFlags: OptionSet {
 /// The memory behind a grid: one allocation of cells for every row slot, the
 /// row flags, and the ring that maps line positions to slots.
 ///
-/// Cells come from `calloc`, and an all-zero cell is the empty cell. When
-/// `calloc` maps the cells afresh (glibc does for large sizes, until freeing
-/// a larger block raises its threshold), slots that were never written (most
-/// of a fresh scrollback) are zero pages the kernel has not yet backed with
-/// memory; when it reuses heap memory it clears all of it, and the whole grid
-/// is resident. On Linux, the part of a large cell allocation that whole
-/// 2 MiB pages cover is advised for transparent huge pages (see
-/// ``hugePageRange(start:byteCount:)``).
+/// An all-zero cell is the empty cell, so cells start zeroed: on Linux, a grid
+/// of ``mappingThreshold`` bytes or more gets a mapping of its own (see
+/// ``mapCells(byteCount:)``), where slots never written (most of a fresh
+/// scrollback) are zero pages the kernel has not yet backed with memory;
+/// other grids come from `calloc`.
 final class GridStorage {
     let columns: Int
     let slotCount: Int
@@ -45,22 +42,23 @@ final class GridStorage {
     /// Per slot: the OSC 133 shell-integration mark of the row, if any.
     let marks: UnsafeMutablePointer<SemanticMark?>
 
+    /// The length of the cells' own mapping (Linux, grids of
+    /// ``mappingThreshold`` bytes or more), 0 when they came from `calloc`.
+    let mappedLength: Int
+
     init(columns: Int, slotCount: Int) {
         self.columns = columns
         self.slotCount = slotCount
-        guard let cellMemory = calloc(columns * slotCount, MemoryLayout<Cell>.stride),
+        let byteCount = columns * slotCount * MemoryLayout<Cell>.stride
+        var mapping: (start: UnsafeMutableRawPointer, length: Int)?
+        #if os(Linux)
+            if byteCount >= Self.mappingThreshold { mapping = Self.mapCells(byteCount: byteCount) }
+        #endif
+        guard let cellMemory = mapping?.start ?? calloc(columns * slotCount, MemoryLayout<Cell>.stride),
             let flagMemory = calloc(slotCount, MemoryLayout<RowFlags>.stride)
         else { fatalError("TermEngine: out of memory allocating a \(columns)×\(slotCount) grid") }
+        mappedLength = mapping?.length ?? 0
         cells = cellMemory.bindMemory(to: Cell.self, capacity: columns * slotCount)
-        #if os(Linux)
-            if let range = Self.hugePageRange(
-                start: UInt(bitPattern: cellMemory), byteCount: columns * slotCount * MemoryLayout<Cell>.stride)
-            {
-                // Advice only: without transparent huge pages (compiled out,
-                // or `enabled` set to `never`) nothing changes.
-                _ = madvise(UnsafeMutableRawPointer(bitPattern: range.lowerBound), Int(range.count), MADV_HUGEPAGE)
-            }
-        #endif
         flags = flagMemory.bindMemory(to: RowFlags.self, capacity: slotCount)
         ring = .allocate(capacity: slotCount)
         for slot in 0..<slotCount { ring[slot] = Int32(slot) }
@@ -74,26 +72,67 @@ final class GridStorage {
     /// 4 KiB base pages.
     static let hugePageSize: UInt = 2 << 20
 
-    /// The addresses within a cell allocation that whole huge pages cover
-    /// (nil when none does): advised `MADV_HUGEPAGE`, the kernel backs each
-    /// with one fault and one zeroed 2 MiB page on first touch instead of 512
-    /// faults of 4 KiB. A fresh terminal filling 10,000 lines of scrollback
-    /// at 80 columns (6.4 MB of cells) otherwise takes about 1,600 page faults
-    /// inside its first feed. Measured as `termbench run` measures (a fresh
-    /// grid from `mmap`, which its `MALLOC_MMAP_THRESHOLD_` ensures, a warm-up
-    /// feed, then one timed feed in the same process; median of 8 processes,
-    /// alternating with the build before):
-    /// the 16 MiB scrolling corpus at 80×24 688 → 739 MiB/s, ls_lR 715 → 797,
-    /// scrolling at 200×50 710 → 760. The costs: a freshly mapped scrollback
-    /// that grows into a huge page is backed 2 MiB at a time, so a grid may
-    /// hold up to 2 MiB more resident memory than the rows it has written;
-    /// with `defrag` at `madvise` (the kernel's default) such
-    /// a fault may compact memory first, a latency spike where memory is
-    /// fragmented; and glibc keeps the advice on heap memory after the grid
-    /// is freed. Grids under 2 MiB (at 80 columns, about 3,300 rows of screen
-    /// and scrollback) are never advised; from 4 MiB on, every grid is (with
-    /// 4 KiB base pages; with `enabled` set to `always` the kernel may use
-    /// huge pages for any grid regardless).
+    /// Grids of at least this many bytes of cells get a mapping of their own
+    /// on Linux (two huge pages: 10,000 lines of scrollback at 80 columns are
+    /// 6.4 MB).
+    static let mappingThreshold = 2 * Int(hugePageSize)
+
+    #if os(Linux)
+        /// Maps `byteCount` bytes of cells, zeroed by the kernel and backed
+        /// only as rows are first written, starting on a huge-page boundary,
+        /// and advises every whole huge page but the first `MADV_HUGEPAGE`.
+        /// Returns nil when the kernel refuses (the caller falls back to
+        /// `calloc`).
+        ///
+        /// Why a mapping rather than `calloc`: glibc maps a large block
+        /// afresh only until freeing one raises its threshold; after that it
+        /// serves grids from its heap and clears them, so a new terminal with
+        /// 10,000 lines of scrollback was resident in full (6.4 MB at 80
+        /// columns) before it printed anything, and the freed grid's memory
+        /// stayed with the process. A grid's own mapping is always backed
+        /// lazily and returned whole by `munmap`.
+        ///
+        /// Why huge pages, past the first: the kernel backs each with one
+        /// fault and one zeroed 2 MiB page instead of 512 faults of 4 KiB. A
+        /// fresh terminal filling 10,000 lines of scrollback at 80 columns
+        /// otherwise takes about 1,600 page faults inside its first feed;
+        /// advising the whole huge pages inside a `calloc` block took the 16 MiB
+        /// scrolling corpus from 688 to 739 MiB/s as `termbench run` measures
+        /// it (a fresh grid, a warm-up and a timed feed per process; median of
+        /// 8 processes alternating with the build before), ls_lR from 715 to
+        /// 797, scrolling at 200×50 from 710 to 760. The first huge page stays
+        /// in 4 KiB pages so that a terminal holds no huge page before it has
+        /// written 2 MiB of rows (3,276 at 80 columns): the screen of an idle
+        /// session costs kilobytes, not 2 MiB. After that a grid may hold up
+        /// to 2 MiB more resident memory than the rows it has written, and with
+        /// `defrag` at `madvise` (the kernel's default) such a fault may
+        /// compact memory first, a latency spike where memory is fragmented.
+        static func mapCells(byteCount: Int) -> (start: UnsafeMutableRawPointer, length: Int)? {
+            let page = sysconf(Int32(_SC_PAGESIZE))
+            guard page > 0, byteCount > 0 else { return nil }
+            let length = (byteCount + page - 1) / page * page
+            let slack = Int(hugePageSize)
+            // Over-map by a huge page, then give back what lies before the
+            // first boundary and after the cells.
+            guard let raw = mmap(nil, length + slack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                raw != UnsafeMutableRawPointer(bitPattern: -1)
+            else { return nil }
+            let start = (UInt(bitPattern: raw) + hugePageSize - 1) & ~(hugePageSize - 1)
+            let head = Int(start - UInt(bitPattern: raw))
+            if head > 0 { munmap(raw, head) }
+            if slack - head > 0 { munmap(UnsafeMutableRawPointer(bitPattern: start + UInt(length)), slack - head) }
+            if let range = hugePageRange(start: start + hugePageSize, byteCount: length - slack) {
+                // Advice only: without transparent huge pages (compiled out,
+                // or `enabled` set to `never`) nothing changes.
+                _ = madvise(UnsafeMutableRawPointer(bitPattern: range.lowerBound), Int(range.count), MADV_HUGEPAGE)
+            }
+            guard let cells = UnsafeMutableRawPointer(bitPattern: start) else { return nil }
+            return (cells, length)
+        }
+    #endif
+
+    /// The addresses from `start` to `start + byteCount` that whole huge pages
+    /// cover, nil when none does.
     static func hugePageRange(start: UInt, byteCount: Int) -> Range<UInt>? {
         let mask = hugePageSize - 1
         let first = (start + mask) & ~mask
@@ -102,7 +141,7 @@ final class GridStorage {
     }
 
     deinit {
-        free(cells)
+        if mappedLength > 0 { munmap(cells, mappedLength) } else { free(cells) }
         free(flags)
         ring.deallocate()
         generations.deallocate()

@@ -36,17 +36,62 @@ struct GridMemoryTests {
             atPath: "/sys/kernel/mm/transparent_hugepage/enabled")
 
         @Test(.enabled(if: kernelHasTransparentHugePages, "this kernel has no transparent huge pages"))
-        func largeGridsAreAdvisedHugePages() throws {
+        func largeGridsAreAdvisedHugePagesPastTheFirst() throws {
+            // 80 × 10,024 slots: 6.4 MB of cells, mapped from a huge-page
+            // boundary; the kernel's record of each part (madvise splits the
+            // mapping, the advised part carrying the `hg` flag, VM_HUGEPAGE).
             let storage = GridStorage(columns: 80, slotCount: 10_024)
-            let range = try #require(
-                GridStorage.hugePageRange(start: UInt(bitPattern: storage.cells), byteCount: 80 * 10_024 * 8))
-            // The kernel's record of the mapping that holds the range: madvise
-            // splits it off with the `hg` (VM_HUGEPAGE) flag.
-            let flags = try #require(Self.vmFlags(containing: range.lowerBound))
-            #expect(flags.contains("hg"))
-            // (That a small grid gets no advice is `hugePageRange` returning
-            // nil, tested above: its memory may lie where a freed large grid
-            // was advised, since glibc can serve both from the same heap.)
+            let start = UInt(bitPattern: storage.cells)
+            #expect(storage.mappedLength == 6_418_432)  // 80 × 10,024 × 8 rounded up to 4 KiB pages
+            #expect(start % Self.huge == 0)
+            let first = try #require(Self.vmFlags(containing: start))
+            #expect(!first.contains("hg"))
+            for page in [start + Self.huge, start + 2 * Self.huge, start + 2 * Self.huge + (Self.huge - 1)] {
+                let flags = try #require(Self.vmFlags(containing: page))
+                #expect(flags.contains("hg"))
+            }
+            // The tail past the last whole huge page is not advised.
+            let tail = try #require(Self.vmFlags(containing: start + 3 * Self.huge))
+            #expect(!tail.contains("hg"))
+        }
+    #endif
+
+    @Test func smallGridsComeFromTheHeap() {
+        // Under two huge pages of cells: no mapping of their own.
+        let storage = GridStorage(columns: 80, slotCount: 1_000)
+        #expect(storage.mappedLength == 0)
+    }
+
+    #if os(Linux)
+        @Test func aNewLargeGridHoldsNoMemoryUntilWrittenEvenAfterAnotherWasFreed() throws {
+            // glibc serves a large block from its heap, cleared and so
+            // resident, once freeing one has raised its mmap threshold; a
+            // grid's own mapping is backed only where it is written.
+            do {
+                let old = GridStorage(columns: 80, slotCount: 10_024)
+                memset(old.cells, 0x41, 80 * 10_024 * 8)
+            }
+            let storage = GridStorage(columns: 80, slotCount: 10_024)
+            #expect(try Self.residentPages(storage) == 0)
+            storage.cells[0] = Cell(content: 0x41, style: .default, linkID: 0)
+            storage.cells[80 * 5_000] = Cell(content: 0x42, style: .default, linkID: 0)
+            let written = try Self.residentPages(storage)
+            #expect(written >= 2 && written <= 2 + 512)  // two 4 KiB pages, or one of them in a huge page
+        }
+
+        /// How many of the pages that hold a grid's cells are resident
+        /// (mincore), however the cells were allocated.
+        private static func residentPages(_ storage: GridStorage) throws -> Int {
+            let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+            let start = UInt(bitPattern: storage.cells) & ~(page - 1)
+            let end = UInt(bitPattern: storage.cells) + UInt(storage.columns * storage.slotCount * 8)
+            let length = Int(end - start)
+            var vector = [UInt8](repeating: 0, count: (length + Int(page) - 1) / Int(page))
+            let status = vector.withUnsafeMutableBufferPointer {
+                mincore(UnsafeMutableRawPointer(bitPattern: start), length, $0.baseAddress)
+            }
+            try #require(status == 0)
+            return vector.reduce(0) { $0 + Int($1 & 1) }
         }
     #endif
 

@@ -2,7 +2,8 @@
 #define TERMBENCH_ALLOC_COUNTER_H
 
 // Counts every heap allocation the process makes, whoever makes it (the
-// Swift runtime, Foundation, the engine). Linking alloc_counter.c into an
+// Swift runtime, Foundation, the engine), and anonymous memory mapped with
+// mmap() directly. Linking alloc_counter.c into an
 // executable replaces glibc's malloc family with thin wrappers that bump
 // counters and forward to glibc's own implementation (__libc_malloc & co.),
 // so the heap itself, and mallinfo2(), are unchanged.
@@ -26,8 +27,15 @@ termbench_alloc_counts termbench_alloc_counts_now(void);
 /// did not take and the counts must not be trusted.
 int termbench_alloc_counter_active(void);
 
-/// Heap bytes in use according to glibc: small chunks in the arenas
-/// (mallinfo2 uordblks) plus mmapped blocks (hblkhd).
+/// Heap bytes in use: according to glibc, small chunks in the arenas
+/// (mallinfo2 uordblks) plus mmapped blocks (hblkhd); plus anonymous private
+/// memory mapped with mmap() directly and not yet unmapped (TermEngine maps
+/// grids of 4 MiB or more itself on Linux), which the wrappers also count as
+/// allocations.
 size_t termbench_heap_in_use(void);
+
+/// True when more anonymous mappings were live at once than the wrappers
+/// keep track of (256), so the mapped bytes are an undercount.
+int termbench_mapped_overflow(void);
 
 #endif
