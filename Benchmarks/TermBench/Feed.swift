@@ -17,7 +17,8 @@ import TermCore
 /// and the heap allocations made during the second half are the
 /// "steady-state" count. Only the feed is timed; the file is read before.
 /// The result line carries the median time and rate, the terminal's heap
-/// (glibc `mallinfo2`, after the feed minus before creating it), the
+/// (glibc `mallinfo2` plus anonymous `mmap`s, after the feed minus before
+/// creating it), the
 /// allocation count of the last run's second half, the peak RSS, the
 /// scrollback held and a hash of the final screen text.
 enum FeedCommand {
