@@ -651,7 +651,7 @@ public struct VTParser: Sendable {
                 seenParameters = true
                 entry = .csiParam
                 if !sequence.storedOverflow {
-                    sequence.setValue(passed > 0xFFFF ? 0xFFFF : UInt16(truncatingIfNeeded: value), at: position)
+                    sequence.setValue(Self.parameter(value, passed: passed), at: position)
                     if hasDigits { present |= bit }
                 }
                 if position &+ 1 < ControlSequence.maxParams {
@@ -673,7 +673,7 @@ public struct VTParser: Sendable {
             if byte >= 0x40 && byte <= 0x7E {
                 // finishParameters, from the locals.
                 if !sequence.storedOverflow {
-                    sequence.setValue(passed > 0xFFFF ? 0xFFFF : UInt16(truncatingIfNeeded: value), at: position)
+                    sequence.setValue(Self.parameter(value, passed: passed), at: position)
                     if hasDigits { present |= bit }
                 } else {
                     counters.overflowedParameterLists += 1
@@ -693,6 +693,13 @@ public struct VTParser: Sendable {
         }
         storeCSI(passed > 0xFFFF ? 0x1_0000 : value, hasDigits, position, seenParameters, entry, present, colons)
         return index
+    }
+
+    /// The fast path's parameter as dispatched: 65,535 once any value it
+    /// passed through went past that (see `passed` in `consumeCSI`).
+    @inlinable @inline(__always)
+    static func parameter(_ value: UInt32, passed: UInt32) -> UInt16 {
+        passed > 0xFFFF ? 0xFFFF : UInt16(truncatingIfNeeded: value)
     }
 
     /// Hands the fast path's locals back to the parser's fields, for `step`
