@@ -268,8 +268,13 @@ struct Grid {
     /// Fills screen row `row` with `cell` and clears its flags.
     @inline(__always)
     func clearRow(_ row: Int, with cell: Cell) {
-        let slot = slot(atPosition: zero + historyCount + row)
-        Self.fill(storage.cells + slot * columns, with: cell, count: columns)
+        clearSlot(slot(atPosition: zero + historyCount + row), with: cell)
+    }
+
+    /// Fills the row in `slot` with `cell` and clears its flags and mark.
+    @inline(__always)
+    private func clearSlot(_ slot: Int, with cell: Cell) {
+        Self.fill(storage.cells + slot &* columns, with: cell, count: columns)
         storage.flags[slot] = []
         storage.marks[slot] = nil
         storage.generations[slot] = generation
@@ -325,6 +330,45 @@ struct Grid {
             zero = zero + 1 == storage.slotCount ? 0 : zero + 1
         }
         clearRow(rows - 1, with: fill)
+    }
+
+    /// Plain scrolling output, a line at a time: calls `writeLine` with the
+    /// bottom row's cells, and after each call that returns true (it wrote
+    /// the row) scrolls the whole screen up one line as
+    /// `scrollWholeScreenUpOneLine(fill:)` does, until a call returns false.
+    /// Returns the number of lines written.
+    ///
+    /// The ring's start and the scrollback count live in locals for the loop:
+    /// as fields they would be reloaded after every line, since the row's
+    /// stores could alias them.
+    @inline(__always)
+    mutating func writeLinesAtBottom(
+        scrollFill fill: Cell, _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>) -> Bool
+    ) -> Int {
+        let ring = storage.ring
+        let slotCount = storage.slotCount
+        var zero = self.zero
+        var historyCount = self.historyCount
+        var bottom = ringIndex(screenRow: rows &- 1)
+        var lines = 0
+        while true {
+            let slot = Int(ring[bottom])
+            guard writeLine(storage.cells + slot &* columns) else { break }
+            storage.generations[slot] = generation
+            lines &+= 1
+            // `scrollWholeScreenUpOneLine`: either way the bottom row moves
+            // one ring entry on.
+            if historyCount < scrollbackLimit {
+                historyCount &+= 1
+            } else {
+                zero = zero &+ 1 == slotCount ? 0 : zero &+ 1
+            }
+            bottom = bottom &+ 1 == slotCount ? 0 : bottom &+ 1
+            clearSlot(Int(ring[bottom]), with: fill)
+        }
+        self.zero = zero
+        self.historyCount = historyCount
+        return lines
     }
 
     /// Scrolls rows `top...bottom` down by `count`; blank rows enter at the top.

@@ -1,5 +1,7 @@
 // Printing: where characters land, wide characters, combining marks, wrap.
 
+import VTParser
+
 extension TerminalState {
     /// Prints a run of printable ASCII. The common case (no charset, no insert
     /// mode) stores the run a row at a time.
@@ -37,6 +39,53 @@ extension TerminalState {
         graphemeState = 0
     }
 
+    /// Plain lines after a CR LF (``VTHandler/printLines(_:)``), each printed
+    /// as `printASCII` prints it and followed by CR LF, in one loop: the
+    /// steady state of scrolling output, where a line is one row's cells
+    /// stored and the screen scrolled. Takes lines only in that state: the
+    /// cursor at the start of the bottom row of a full-screen scroll region on
+    /// the primary screen, no left and right margins, no double-size rows,
+    /// the ASCII character set, neither insert mode nor a protected pen; and
+    /// only lines that fit the row (a longer one wraps, which the parser's
+    /// usual calls do). CR LF there returns the cursor to the same place, so
+    /// every line starts in the same state; LNM adds a CR that changes
+    /// nothing.
+    mutating func printLines(_ lines: inout PlainTextLines) {
+        // The same conditions as `lineFeed`'s whole-screen scroll, and
+        // `printASCII`'s for storing a run: the CR LF before has already
+        // cancelled any pending wrap and REP's character.
+        guard
+            cursor.row == rows &- 1 && cursor.col == 0 && scrollTop == 0 && scrollBottom == rows &- 1
+                && !modes.leftRightMargins && !isAlternateScreen && charsets.isPlainASCII && !modes.insert
+                && !protectedPen && !active.mayHoldDoubleSizeRows
+        else { return }
+        // The erase cell before the pen's bits: interning its style can
+        // compact the style table and renumber the pen.
+        let fill = eraseCell
+        let cellBits = penCellBits
+        let columns = self.columns
+        var lastCharacter: UInt8 = 0
+        var taken = lines
+        let written = active.writeLinesAtBottom(scrollFill: fill) { row in
+            guard let text = taken.next(maxLength: columns) else { return false }
+            let count = text.count
+            if count > 0 {
+                let start = text.baseAddress.unsafelyUnwrapped
+                Self.clearWideOverlap(row, from: 0, count: count, columns: columns)
+                Self.storeASCII(start, count: count, into: row, cellBits: cellBits)
+                lastCharacter = start[count &- 1]
+            }
+            return true
+        }
+        lines = taken
+        // What the last `printASCII` leaves for grapheme clustering (mode
+        // 2027), which a later character may still read.
+        if written > 0 && lastCharacter != 0 {
+            lastScalar = UInt32(lastCharacter)
+            graphemeState = 0
+        }
+    }
+
     /// One character where nothing special applies: no wrap pending, a
     /// narrow cell at the cursor, within the edge. Output that positions or
     /// colours every character (a CUP or an SGR before each) prints this way,
@@ -62,7 +111,10 @@ extension TerminalState {
     /// with `cellBits` (the pen's style and link, `penCellBits`), eight at a
     /// time. A run of eight or more ends with the last eight again, overlapping
     /// cells already stored with the same values, instead of a loop of up to
-    /// seven single stores whose exit the CPU mispredicts.
+    /// seven single stores whose exit the CPU mispredicts; the last eight are
+    /// the loop's own last step (its offset capped), so that the widening
+    /// appears once: with a second copy for the tail, the compiler called it
+    /// out of line in `printLines`.
     @inline(__always)
     static func storeASCII(
         _ source: UnsafePointer<UInt8>, count: Int, into cells: UnsafeMutablePointer<Cell>, cellBits: UInt64
@@ -82,12 +134,12 @@ extension TerminalState {
             }
             return
         }
+        let lastEight = count &- 8
         var offset = 0
-        while offset &+ 8 <= count {
-            storeEight(at: offset)
+        repeat {
+            storeEight(at: min(offset, lastEight))
             offset &+= 8
-        }
-        if offset < count { storeEight(at: count &- 8) }
+        } while offset < count
     }
 
     /// Prints one scalar that is not ASCII: width from Unicode data; a
@@ -363,6 +415,12 @@ extension TerminalState {
     /// half of any wide character they would cut in two.
     @inline(__always)
     func clearWideOverlap(_ row: UnsafeMutablePointer<Cell>, from start: Int, count: Int) {
+        Self.clearWideOverlap(row, from: start, count: count, columns: columns)
+    }
+
+    /// `clearWideOverlap` for a row of `columns` cells, touching nothing else.
+    @inline(__always)
+    static func clearWideOverlap(_ row: UnsafeMutablePointer<Cell>, from start: Int, count: Int, columns: Int) {
         if row[start].width == .wideTail && start > 0 {
             row[start &- 1] = Cell.blank(style: row[start &- 1].styleKey)
         }

@@ -29,6 +29,13 @@ public protocol VTHandler {
     /// default makes those two calls), in one call for a handler that does
     /// both at once.
     mutating func carriageReturnLineFeed()
+    /// After a CR LF: the whole plain lines that follow it in the buffer, for
+    /// a handler that prints them faster in a loop of its own. Taking a line
+    /// (``PlainTextLines/next(maxLength:)``) must do what
+    /// ``printASCII(_:)`` of its text (when not empty) and then
+    /// ``carriageReturnLineFeed()`` would; the parser hands the lines not
+    /// taken to those as usual. The default takes none.
+    mutating func printLines(_ lines: inout PlainTextLines)
 
     /// An escape sequence: `ESC` intermediates final.
     mutating func escDispatch(_ intermediates: Intermediates, final: UInt8)
@@ -68,6 +75,7 @@ extension VTHandler {
         execute(0x0D)
         execute(0x0A)
     }
+    @inlinable public mutating func printLines(_ lines: inout PlainTextLines) {}
     @inlinable public mutating func escDispatch(_ intermediates: Intermediates, final: UInt8) {}
     @inlinable public mutating func csiDispatch(_ sequence: ControlSequenceView) {}
     @inlinable public mutating func oscDispatch(_ data: UnsafeBufferPointer<UInt8>) {}

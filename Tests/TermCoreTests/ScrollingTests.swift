@@ -237,3 +237,177 @@ struct CarriageReturnLineFeedTests {
         #expect(t.scrollbackLines == ["Xbc"])
     }
 }
+
+/// Plain lines after a CR LF (printable ASCII, then CR LF) are printed in one
+/// loop when the cursor is at the start of the bottom row of a full-screen
+/// scroll region (`TerminalState.printLines`). Each line must come out as
+/// ctlseqs has it for the text and then CR and LF, the same as when the
+/// bytes arrive one at a time through the parser's general paths; in every
+/// other state the lines go through those paths.
+@Suite("Plain lines in one loop")
+struct PlainLinesTests {
+    /// `input` fed whole, then byte by byte (where no line is ever whole in a
+    /// feed): screens, styles, scrollback and cursors agree. Returns the
+    /// whole feed's terminal.
+    func fedBothWays(_ columns: Int, _ rows: Int, _ input: String, scrollback: Int = 100) -> Terminal {
+        let (whole, bytes) = fedWholeAndByteByByte(columns, rows, input, scrollback: scrollback)
+        #expect(ScreenState(bytes) == ScreenState(whole), "\(input.debugDescription)")
+        return whole
+    }
+
+    static func lines(_ count: Int, from first: Int = 0) -> String {
+        (first..<(first + count)).map { "line \($0)\r\n" }.joined()
+    }
+
+    @Test func linesScrollIntoTheScrollbackUntilItIsFull() {
+        let t = fedBothWays(10, 3, "top\r\n" + Self.lines(6), scrollback: 3)
+        #expect(t.scrollbackLines == ["line 1", "line 2", "line 3"])
+        #expect(t.screenLines == ["line 4", "line 5", ""])
+        #expect(t.at == [2, 0])
+    }
+
+    @Test func withoutScrollbackTheLinesLeaveTheScreen() {
+        let t = fedBothWays(10, 3, "\r\n\r\n" + Self.lines(5) + "end", scrollback: 0)
+        #expect(t.scrollbackCount == 0)
+        #expect(t.screenLines == ["line 3", "line 4", "end"])
+    }
+
+    @Test func aLineAsWideAsTheRowCancelsItsPendingWrap() {
+        // The last column's character leaves a wrap pending; CR LF cancels it.
+        let t = fedBothWays(4, 2, "\r\nabcd\r\nefgh\r\nij")
+        #expect(t.scrollbackLines == ["", "abcd"])
+        #expect(t.screenLines == ["efgh", "ij"])
+    }
+
+    @Test func aLongerLineWraps() {
+        let t = fedBothWays(4, 2, "\r\nab\r\nabcdef\r\ngh\r\n")
+        #expect(t.scrollbackLines == ["", "ab", "abcd", "ef"])
+        #expect(t.screenLines == ["gh", ""])
+        #expect(t.isWrapped(line: ScrollbackLine(2)))
+        #expect(!t.isWrapped(line: ScrollbackLine(1)) && !t.isWrapped(line: ScrollbackLine(3)))
+    }
+
+    @Test func emptyLinesScrollToo() {
+        let t = fedBothWays(10, 2, "a\r\n\r\n\r\nb\r\n\r\nc")
+        #expect(t.scrollbackLines == ["a", "", "", "b"])
+        #expect(t.screenLines == ["", "c"])
+    }
+
+    /// Text takes the pen's style; the rows scrolled in are erased with the
+    /// background colour (bce), as an LF scroll erases them.
+    @Test func textTakesThePenAndNewRowsTheBackground() {
+        let t = fedBothWays(6, 2, "\(CSI)1;44m\r\nab\r\ncd\r\n")
+        #expect(t.screenLines == ["cd", ""])
+        #expect(t.cellAt(0, 0).style.flags.contains(.bold))
+        #expect(t.cellAt(0, 5).style.background == .indexed(4))
+        #expect(t.cellAt(1, 0).style.background == .indexed(4))
+    }
+
+    /// A line stored over the left half of a wide character blanks its right
+    /// half (ctlseqs leaves this to the terminal; xterm erases the other
+    /// half).
+    @Test func aLineOverTheHeadOfAWideCharacterBlanksItsTail() {
+        // The bottom row holds "ab漢"; the cursor comes down onto it with a
+        // CR LF, and "xyz" covers the wide character's left half.
+        let t = fedBothWays(6, 2, "\(CSI)2;1Hab漢\(CSI)1;1H\r\nxyz\r\nend")
+        #expect(t.scrollbackLines == [""])
+        #expect(t.screenLines == ["xyz", "end"])
+        #expect(t.cellAt(0, 3).text == "" && t.cellAt(0, 3).width == .narrow)
+    }
+
+    /// A snapshot taken before sees the rows the lines wrote as changed:
+    /// here the first line overwrites a bottom row that the CR LF before it
+    /// moved the cursor onto (text is stored over the row; the rest stays).
+    @Test func snapshotsSeeTheRowsTheLinesWrote() {
+        let t = terminal(6, 3, "\(CSI)3;1Hold\(CSI)2;1H")
+        let before = t.snapshot()
+        t.feed("\r\nxy\r\n")
+        let after = t.snapshot()
+        #expect((0..<3).map { after.line($0).text } == ["", "xyd", ""])
+        #expect(after.changedRows(since: before).contains(1))
+    }
+
+    /// After CR LF there is no character for REP to repeat.
+    @Test func repeatAfterTheLinesRepeatsNothing() {
+        let t = fedBothWays(10, 3, "\r\na\r\nbc\r\n\(CSI)3bz")
+        #expect(t.screenLines == ["a", "bc", "z"])
+    }
+
+    /// A combining mark right after the lines has no character to join.
+    @Test func graphemeClusteringStartsAfreshAfterTheLines() {
+        let t = fedBothWays(10, 3, "\(CSI)?2027h\r\nab\r\ne\r\n\u{301}x")
+        #expect(t.screenLines == ["ab", "e", "x"])
+    }
+
+    /// The lines' last character is the one a later cluster decision
+    /// compares with, as after `printASCII`. A character from the DEC
+    /// graphics set leaves that comparison's scalar alone, so a regional
+    /// indicator after it is compared with the lines' "d" (a new cell), not
+    /// with the indicator before the lines (they would pair into a flag).
+    @Test func theLinesLastCharacterIsWhatClusteringComparesWith() {
+        let t = fedBothWays(10, 2, "\(CSI)?2027h\u{1F1E6}\r\nab\r\ncd\r\n\(ESC)(0q\u{1F1E7}")
+        #expect(t.cellAt(1, 0).text == "─")
+        #expect(t.screenLines == ["cd", "─\u{1F1E7}"])
+    }
+
+    /// Random output that is mostly plain lines (of every length up to past
+    /// the row, some empty) with colour changes, wide characters, lone line
+    /// ends and cursor moves among them, fed whole, in random chunks and byte
+    /// by byte into terminals with a small scrollback: all three agree.
+    @Test(arguments: [1, 2, 3])
+    func randomPlainLinesAgreeHoweverTheyArrive(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        var input = ""
+        for _ in 0..<600 {
+            switch generator.next() % 10 {
+            case 0: input += "\(CSI)\(40 + generator.next() % 8)m"
+            case 1: input += "漢"
+            case 2: input += ["\n", "\r", "\(CSI)H", "\(CSI)2;3H", "\(CSI)m"][Int(generator.next() % 5)]
+            default:
+                let length = Int(generator.next() % 11)
+                input += String(
+                    (0..<length).map { _ in Character(Unicode.Scalar(UInt8(0x21 + generator.next() % 94))) })
+                input += "\r\n"
+            }
+        }
+        let (whole, bytes) = fedWholeAndByteByByte(8, 3, input, scrollback: 5)
+        let chunked = Terminal(columns: 8, rows: 3, scrollback: 5)
+        let utf8 = Array(input.utf8)
+        var start = 0
+        while start < utf8.count {
+            let end = min(utf8.count, start + 1 + Int(generator.next() % 40))
+            chunked.feed(Array(utf8[start..<end]))
+            start = end
+        }
+        #expect(ScreenState(whole) == ScreenState(bytes))
+        #expect(ScreenState(chunked) == ScreenState(bytes))
+    }
+
+    /// Each state in which a line is more than a store and a scroll: the
+    /// lines go through the general paths, with the same result as byte by
+    /// byte and as ctlseqs has it.
+    @Test func otherStatesTakeTheGeneralPaths() {
+        // A scroll region: the top row stays.
+        #expect(fedBothWays(10, 3, "top\(CSI)2;3r\(CSI)3;1H\r\nab\r\ncd\r\n").screenLines == ["top", "cd", ""])
+        // Left and right margins: CR returns to the left margin, and a line
+        // wraps at the right one.
+        #expect(
+            fedBothWays(10, 2, "\(CSI)?69h\(CSI)3;8s\(CSI)2;5H\r\nab\r\ncd\r\n").screenLines == ["  cd", ""])
+        #expect(fedBothWays(10, 2, "\(CSI)?69h\(CSI)1;5s\(CSI)1;1H\r\nabcdefg\r\n").screenLines == ["fg", ""])
+        // The alternate screen keeps no scrollback.
+        let alternate = fedBothWays(10, 2, "\(CSI)?1049h\r\nab\r\ncd\r\nef")
+        #expect(alternate.screenLines == ["cd", "ef"])
+        #expect(alternate.scrollbackCount == 0)
+        // Insert mode shifts what the row holds.
+        #expect(
+            fedBothWays(10, 2, "\(CSI)2;1Hxyz\(CSI)1;1H\(CSI)4h\r\nab\r\n").screenLines == ["abxyz", ""])
+        // The DEC special graphics set: q is a horizontal line.
+        #expect(fedBothWays(10, 2, "\(ESC)(0\r\nqq\r\nqx\r\n").screenLines == ["─│", ""])
+        // A double-width bottom row holds three characters here, and wraps.
+        let doubleWidth = fedBothWays(6, 2, "\(CSI)2;1H\(ESC)#6\(CSI)1;1H\r\nabcdef\r\n")
+        #expect(doubleWidth.scrollbackLines == ["", "abc"])
+        #expect(doubleWidth.screenLines == ["def", ""])
+        // LNM: LF also returns the cursor, which changes nothing here.
+        #expect(fedBothWays(10, 2, "\(CSI)20h\r\nab\r\ncd\r\n").screenLines == ["cd", ""])
+    }
+}

@@ -117,6 +117,50 @@ struct GroundTests {
             ])
     }
 
+    /// After a CR LF the parser offers the plain lines that follow (printable
+    /// ASCII or nothing, then CR LF, whole in the buffer); the handler takes
+    /// those it wants, up to a length, and the parser goes on from the first
+    /// line not taken with its usual calls.
+    @Test func plainLinesAfterALineEndAreOfferedToTheHandler() {
+        struct LineTaker: VTHandler {
+            var events: [String] = []
+            mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
+                events.append("print " + String(decoding: bytes, as: UTF8.self))
+            }
+            mutating func print(_ scalar: UInt32) {
+                events.append("print " + String(Character(Unicode.Scalar(scalar)!)))
+            }
+            mutating func execute(_ control: UInt8) { events.append("exec \(control)") }
+            mutating func carriageReturnLineFeed() { events.append("crlf") }
+            mutating func printLines(_ lines: inout PlainTextLines) {
+                while let text = lines.next(maxLength: 3) {
+                    events.append("line " + String(decoding: text, as: UTF8.self))
+                }
+            }
+            mutating func csiDispatch(_ sequence: ControlSequenceView) { events.append("csi") }
+        }
+        var parser = VTParser()
+        var handler = LineTaker()
+        // "abcd" is too long for this handler, "\u{1B}[m" and "x\ty" are not
+        // plain, "é" is not ASCII, and "tail" has no CR LF in this buffer.
+        let first = "a\r\nbc\r\n\r\nabcd\r\nde\r\n\u{1B}[m\r\nx\ty\r\nok\r\né\r\n\r\ntail"
+        parser.feed(Array(first.utf8), into: &handler)
+        parser.feed(Array("\r\nzz\r\n".utf8), into: &handler)
+        #expect(
+            handler.events == [
+                "print a", "crlf", "line bc", "line ", "print abcd", "crlf", "line de", "csi", "crlf", "print x",
+                "exec 9", "print y", "crlf", "line ok", "print é", "crlf", "line ", "print tail", "crlf", "line zz",
+            ])
+    }
+
+    /// A handler that does not take lines sees every line as before.
+    @Test func aHandlerThatTakesNoLinesGetsTheUsualCalls() {
+        #expect(
+            parse("a\r\nb\r\n\r\nc") == [
+                "print a", "exec 13", "exec 10", "print b", "exec 13", "exec 10", "exec 13", "exec 10", "print c",
+            ])
+    }
+
     @Test func deleteIsIgnoredInGround() {
         #expect(parse("a\u{7F}b") == ["print ab"])
     }
