@@ -333,10 +333,11 @@ struct Grid {
     }
 
     /// Plain scrolling output, a line at a time: calls `writeLine` with the
-    /// bottom row's cells, and after each call that returns true (it wrote
-    /// the row) scrolls the whole screen up one line as
+    /// bottom row's cells, and after each call that returns true (it took a
+    /// line, and may have written the row) stamps the row as changed and
+    /// scrolls the whole screen up one line as
     /// `scrollWholeScreenUpOneLine(fill:)` does, until a call returns false.
-    /// Returns the number of lines written.
+    /// Returns the number of lines taken.
     ///
     /// The ring's start and the scrollback count live in locals for the loop:
     /// as fields they would be reloaded after every line, since the row's

@@ -45,11 +45,12 @@ extension TerminalState {
     /// stored and the screen scrolled. Takes lines only in that state: the
     /// cursor at the start of the bottom row of a full-screen scroll region on
     /// the primary screen, no left and right margins, no double-size rows,
-    /// the ASCII character set, neither insert mode nor a protected pen; and
-    /// only lines that fit the row (a longer one wraps, which the parser's
-    /// usual calls do). CR LF there returns the cursor to the same place, so
-    /// every line starts in the same state; LNM adds a CR that changes
-    /// nothing.
+    /// ASCII in GL with no single shift pending, neither insert mode nor a
+    /// protected pen, and the erase cell's style already interned (as after
+    /// any scroll since the last background change); and only lines that fit
+    /// the row (a longer one wraps, which the parser's usual calls do). CR LF
+    /// there returns the cursor to the same place, so every line starts in
+    /// the same state; LNM adds a CR that changes nothing.
     mutating func printLines(_ lines: inout PlainTextLines) {
         // The same conditions as `lineFeed`'s whole-screen scroll, and
         // `printASCII`'s for storing a run: the CR LF before has already
@@ -57,10 +58,12 @@ extension TerminalState {
         guard
             cursor.row == rows &- 1 && cursor.col == 0 && scrollTop == 0 && scrollBottom == rows &- 1
                 && !modes.leftRightMargins && !isAlternateScreen && charsets.isPlainASCII && !modes.insert
-                && !protectedPen && !active.mayHoldDoubleSizeRows
+                && !protectedPen && !active.mayHoldDoubleSizeRows && cachedEraseKey != nil
         else { return }
-        // The erase cell before the pen's bits: interning its style can
-        // compact the style table and renumber the pen.
+        // With its key cached the erase cell is only read: interning it here,
+        // before any line is taken, would add a style (and perhaps compact
+        // the table) where the usual calls, which intern it at the first
+        // scroll, may add none.
         let fill = eraseCell
         let cellBits = penCellBits
         let columns = self.columns
@@ -109,9 +112,10 @@ extension TerminalState {
     /// Stores `count` ASCII bytes as narrow cells: each byte widened to a
     /// 64-bit cell word (`SIMD8` lowers to byte-to-quadword moves) and ORed
     /// with `cellBits` (the pen's style and link, `penCellBits`), eight at a
-    /// time. A run of eight or more ends with the last eight again, overlapping
-    /// cells already stored with the same values, instead of a loop of up to
-    /// seven single stores whose exit the CPU mispredicts; the last eight are
+    /// time. A run of eight or more whose length is not a multiple of eight
+    /// ends with its last eight, overlapping cells already stored with the
+    /// same values, instead of a loop of up to seven single stores whose exit
+    /// the CPU mispredicts; the last eight are
     /// the loop's own last step (its offset capped), so that the widening
     /// appears once: with a second copy for the tail, the compiler called it
     /// out of line in `printLines`.

@@ -3,12 +3,18 @@ import TermCore
 import TestSupport
 import Testing
 
-/// Everything observable that the dump contract reports.
+/// Everything observable that the dump contract reports, and what else a
+/// cell and a row hold: every cell's width role, style, protection and link
+/// (screen and scrollback), soft wraps, and the number of styles interned.
 struct ScreenState: Equatable {
     var screen: [String]
     var scrollback: [String]
     var cursor: CursorState
-    var styles: [[Style]]
+    var cells: [[CellContent]]
+    var scrollbackCells: [[CellContent]]
+    var wrapped: [Bool]
+    var scrollbackWrapped: [Bool]
+    var styleCount: Int
     var title: String?
     var alternate: Bool
 
@@ -16,9 +22,14 @@ struct ScreenState: Equatable {
         screen = terminal.screenLines
         scrollback = terminal.scrollbackLines
         cursor = terminal.cursor
-        styles = (0..<terminal.rows).map { row in
-            (0..<terminal.columns).map { terminal.cellAt(row, $0).style }
+        cells = (0..<terminal.rows).map { row in (0..<terminal.columns).map { terminal.cellAt(row, $0) } }
+        let lines = (0..<terminal.scrollbackCount).map { ScrollbackLine($0) }
+        scrollbackCells = lines.map { line in
+            (0..<terminal.columns).map { terminal.scrollbackCell(line: line, column: $0) }
         }
+        wrapped = (0..<terminal.rows).map { terminal.isWrapped(row: $0) }
+        scrollbackWrapped = lines.map { terminal.isWrapped(line: $0) }
+        styleCount = terminal.styleCount
         title = terminal.title
         alternate = terminal.isAlternateScreen
     }

@@ -350,12 +350,29 @@ struct PlainLinesTests {
         #expect(t.screenLines == ["cd", "─\u{1F1E7}"])
     }
 
+    /// The erase cell's style is interned when a line feed first scrolls
+    /// after a background change, not before: lines offered while it is not
+    /// yet interned go through the usual calls. Here a prompt follows the
+    /// CR LF and nothing scrolls, so no style is added for the blank.
+    @Test func theEraseStyleIsNotInternedBeforeAnythingScrolls() {
+        let t = fedBothWays(10, 3, "\(CSI)2;1H\(CSI)1;44m\r\nprompt$ ")
+        #expect(t.styleCount == terminal(10, 3, "\(CSI)1;44mx").styleCount)
+        #expect(t.screenLines == ["", "", "prompt$"])
+    }
+
+    /// DECSCA's protection goes with every character the pen writes.
+    @Test func aProtectedPenProtectsTheLinesCharacters() {
+        let t = fedBothWays(10, 2, "\(CSI)1\"q\r\nab\r\ncd\r\n\(CSI)0\"q\(CSI)A\(CSI)?2K")
+        #expect(t.screenLines == ["cd", ""])
+        #expect(t.cellAt(0, 0).isProtected)
+    }
+
     /// Random output that is mostly plain lines (of every length up to past
     /// the row, some empty) with colour changes, wide characters, lone line
     /// ends and cursor moves among them, fed whole, in random chunks and byte
     /// by byte into terminals with a small scrollback: all three agree.
-    @Test(arguments: [1, 2, 3])
-    func randomPlainLinesAgreeHoweverTheyArrive(seed: UInt64) {
+    @Test(arguments: [(1, 8), (2, 8), (3, 8), (4, 20), (5, 20), (6, 80)])
+    func randomPlainLinesAgreeHoweverTheyArrive(seed: UInt64, columns: Int) {
         var generator = SplitMix64(seed: seed)
         var input = ""
         for _ in 0..<600 {
@@ -364,14 +381,14 @@ struct PlainLinesTests {
             case 1: input += "漢"
             case 2: input += ["\n", "\r", "\(CSI)H", "\(CSI)2;3H", "\(CSI)m"][Int(generator.next() % 5)]
             default:
-                let length = Int(generator.next() % 11)
+                let length = Int(generator.next() % UInt64(columns + 4))
                 input += String(
-                    (0..<length).map { _ in Character(Unicode.Scalar(UInt8(0x21 + generator.next() % 94))) })
+                    (0..<length).map { _ in Character(Unicode.Scalar(UInt8(0x20 + generator.next() % 95))) })
                 input += "\r\n"
             }
         }
-        let (whole, bytes) = fedWholeAndByteByByte(8, 3, input, scrollback: 5)
-        let chunked = Terminal(columns: 8, rows: 3, scrollback: 5)
+        let (whole, bytes) = fedWholeAndByteByByte(columns, 3, input, scrollback: 5)
+        let chunked = Terminal(columns: columns, rows: 3, scrollback: 5)
         let utf8 = Array(input.utf8)
         var start = 0
         while start < utf8.count {
