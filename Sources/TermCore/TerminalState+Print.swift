@@ -69,16 +69,21 @@ extension TerminalState {
         let columns = self.columns
         var lastCharacter: UInt8 = 0
         var taken = lines
+        // A recycled row's old cells are overwritten whole (the grid fills
+        // the rest), so only the first row, which the cursor came down to,
+        // can hold a wide character the line cuts in two.
+        var isFirstLine = true
         let written = active.writeLinesAtBottom(scrollFill: fill) { row in
-            guard let text = taken.next(maxLength: columns) else { return false }
+            guard let text = taken.next(maxLength: columns) else { return nil }
             let count = text.count
             if count > 0 {
                 let start = text.baseAddress.unsafelyUnwrapped
-                Self.clearWideOverlap(row, from: 0, count: count, columns: columns)
+                if isFirstLine { Self.clearWideOverlap(row, from: 0, count: count, columns: columns) }
                 Self.storeASCII(start, count: count, into: row, cellBits: cellBits)
                 lastCharacter = start[count &- 1]
             }
-            return true
+            isFirstLine = false
+            return count
         }
         lines = taken
         // What the last `printASCII` leaves for grapheme clustering (mode

@@ -272,6 +272,15 @@ struct PlainLinesTests {
         #expect(t.screenLines == ["line 3", "line 4", "end"])
     }
 
+    /// A row reused from the scrollback's oldest line keeps nothing of it:
+    /// short lines after full ones show only themselves.
+    @Test func shortLinesAfterLongOnesLeaveNoTrace() {
+        let long = String(repeating: "0123456789\r\n", count: 3)
+        let t = fedBothWays(10, 2, "\r\n" + long + "ab\r\ncd\r\nef\r\n", scrollback: 1)
+        #expect(t.scrollbackLines == ["cd"])
+        #expect(t.screenLines == ["ef", ""])
+    }
+
     @Test func aLineAsWideAsTheRowCancelsItsPendingWrap() {
         // The last column's character leaves a wrap pending; CR LF cancels it.
         let t = fedBothWays(4, 2, "\r\nabcd\r\nefgh\r\nij")
