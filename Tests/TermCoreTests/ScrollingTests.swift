@@ -173,21 +173,24 @@ struct RegionScrollModelTests {
     }
 }
 
+/// `input` fed whole, then byte by byte (where no CR LF pair, sequence or
+/// line is ever whole in a feed): everything `ScreenState` holds agrees.
+/// Returns the whole feed's terminal.
+func fedBothWays(
+    _ columns: Int, _ rows: Int, _ input: String, scrollback: Int = 100,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> Terminal {
+    let (whole, bytes) = fedWholeAndByteByByte(columns, rows, input, scrollback: scrollback)
+    #expect(ScreenState(bytes) == ScreenState(whole), "\(input.debugDescription)", sourceLocation: sourceLocation)
+    return whole
+}
+
 /// CR LF reaches the terminal as one call when both bytes arrive together and
 /// as two `execute`s when a feed ends between them: both must do what ctlseqs
 /// says of CR (to the left margin, or column 1 when left of it) and then LF
 /// (down a row, scrolling at the bottom margin; with LNM also a CR).
 @Suite("CR LF as one call")
 struct CarriageReturnLineFeedTests {
-    /// `input` fed whole, then byte by byte: the screens and cursors agree,
-    /// and the whole feed's screen is returned.
-    func fedBothWays(_ columns: Int, _ rows: Int, _ input: String) -> Terminal {
-        let (whole, bytes) = fedWholeAndByteByByte(columns, rows, input)
-        #expect(ScreenState(bytes) == ScreenState(whole), "\(input.debugDescription)")
-        #expect(bytes.scrollbackLines == whole.scrollbackLines)
-        return whole
-    }
-
     @Test func linesScrollIntoTheScrollback() {
         let t = fedBothWays(10, 2, "ab\r\ncd\r\nef")
         #expect(t.screenLines == ["cd", "ef"])
@@ -246,15 +249,6 @@ struct CarriageReturnLineFeedTests {
 /// other state the lines go through those paths.
 @Suite("Plain lines in one loop")
 struct PlainLinesTests {
-    /// `input` fed whole, then byte by byte (where no line is ever whole in a
-    /// feed): screens, styles, scrollback and cursors agree. Returns the
-    /// whole feed's terminal.
-    func fedBothWays(_ columns: Int, _ rows: Int, _ input: String, scrollback: Int = 100) -> Terminal {
-        let (whole, bytes) = fedWholeAndByteByByte(columns, rows, input, scrollback: scrollback)
-        #expect(ScreenState(bytes) == ScreenState(whole), "\(input.debugDescription)")
-        return whole
-    }
-
     static func lines(_ count: Int, from first: Int = 0) -> String {
         (first..<(first + count)).map { "line \($0)\r\n" }.joined()
     }
