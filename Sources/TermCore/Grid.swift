@@ -270,6 +270,13 @@ struct Grid {
     func clearRow(_ row: Int, with cell: Cell) {
         let slot = slot(atPosition: zero + historyCount + row)
         Self.fill(storage.cells + slot * columns, with: cell, count: columns)
+        resetRowMetadata(slot: slot)
+    }
+
+    /// The row in `slot` as clearing leaves it, but for its cells: no flags,
+    /// no mark, stamped as changed.
+    @inline(__always)
+    private func resetRowMetadata(slot: Int) {
         storage.flags[slot] = []
         storage.marks[slot] = nil
         storage.generations[slot] = generation
@@ -298,12 +305,7 @@ struct Grid {
         guard count > 0 else { return }
         if intoHistory && top == 0 {
             for _ in 0..<count {
-                if historyCount < scrollbackLimit {
-                    historyCount += 1
-                } else {
-                    zero = zero + 1 == storage.slotCount ? 0 : zero + 1
-                }
-                clearRow(rows - 1, with: fill)
+                scrollWholeScreenUpOneLine(fill: fill)
                 // A region that ends above the last row: the rows below it
                 // moved up with the rest and go back down, and the blank row
                 // takes the region's bottom.
@@ -319,12 +321,20 @@ struct Grid {
     /// scrollback (a line feed at the bottom with no margins set).
     @inline(__always)
     mutating func scrollWholeScreenUpOneLine(fill: Cell) {
-        if historyCount < scrollbackLimit {
-            historyCount += 1
-        } else {
-            zero = zero + 1 == storage.slotCount ? 0 : zero + 1
-        }
+        Self.pushTopLine(zero: &zero, historyCount: &historyCount, limit: scrollbackLimit, slotCount: storage.slotCount)
         clearRow(rows - 1, with: fill)
+    }
+
+    /// The top row becomes the newest scrollback line, dropping the oldest
+    /// once the scrollback holds `limit`: either way every screen row's
+    /// position moves one ring entry on.
+    @inline(__always)
+    static func pushTopLine(zero: inout Int, historyCount: inout Int, limit: Int, slotCount: Int) {
+        if historyCount < limit {
+            historyCount &+= 1
+        } else {
+            zero = zero &+ 1 == slotCount ? 0 : zero &+ 1
+        }
     }
 
     /// Plain scrolling output, a line at a time: calls `writeLine` with the
@@ -366,18 +376,9 @@ struct Grid {
             if isRecycled { Self.fill(row + written, with: fill, count: columns &- written) }
             storage.generations[slot] = generation
             lines &+= 1
-            // `scrollWholeScreenUpOneLine`: either way the bottom row moves
-            // one ring entry on.
-            if historyCount < scrollbackLimit {
-                historyCount &+= 1
-            } else {
-                zero = zero &+ 1 == slotCount ? 0 : zero &+ 1
-            }
+            Self.pushTopLine(zero: &zero, historyCount: &historyCount, limit: scrollbackLimit, slotCount: slotCount)
             bottom = bottom &+ 1 == slotCount ? 0 : bottom &+ 1
-            let next = Int(ring[bottom])
-            storage.flags[next] = []
-            storage.marks[next] = nil
-            storage.generations[next] = generation
+            resetRowMetadata(slot: Int(ring[bottom]))
             isRecycled = true
         }
         self.zero = zero

@@ -68,6 +68,8 @@ extension TerminalState {
         let cellBits = penCellBits
         let columns = self.columns
         var lastCharacter: UInt8 = 0
+        // A local copy for the loop, written back after it (8 fewer
+        // instructions a line than taking from the `inout` directly).
         var taken = lines
         // A recycled row's old cells are overwritten whole (the grid fills
         // the rest), so only the first row, which the cursor came down to,
@@ -120,10 +122,9 @@ extension TerminalState {
     /// time. A run of eight or more whose length is not a multiple of eight
     /// ends with its last eight, overlapping cells already stored with the
     /// same values, instead of a loop of up to seven single stores whose exit
-    /// the CPU mispredicts; the last eight are
-    /// the loop's own last step (its offset capped), so that the widening
-    /// appears once: with a second copy for the tail, the compiler called it
-    /// out of line in `printLines`.
+    /// the CPU mispredicts. The last eight are the loop's own last step (its
+    /// offset capped), so that the widening appears once: with a second copy
+    /// for the tail, the compiler called it out of line in `printLines`.
     @inline(__always)
     static func storeASCII(
         _ source: UnsafePointer<UInt8>, count: Int, into cells: UnsafeMutablePointer<Cell>, cellBits: UInt64
