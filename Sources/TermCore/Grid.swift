@@ -350,35 +350,54 @@ struct Grid {
     /// than cleared and then written (callgrind, plain scrolling at 80×24:
     /// 58 fewer instructions a line, +7% MiB/s). When no line comes, the
     /// whole row is cleared before returning, as a scroll leaves it.
+    /// `writeLine` is told which rows are recycled: it may leave anything in
+    /// such a row past the count it returns, or anywhere in it when it
+    /// returns nil, since the grid fills those cells. The first row is the
+    /// cursor's, whose cells must stay as they are when no line is taken.
     ///
-    /// The ring's start and the scrollback count live in locals for the loop:
-    /// as fields they would be reloaded after every line, since the row's
-    /// stores could alias them.
+    /// The ring's position, the scrollback count and the storage's pointers
+    /// live in locals for the loop: as fields they would be reloaded after
+    /// every line, since the row's stores could alias them.
     @inline(__always)
     mutating func writeLinesAtBottom(
-        scrollFill fill: Cell, _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>) -> Int?
+        scrollFill fill: Cell,
+        _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>, _ isRecycled: Bool) -> Int?
     ) -> Int {
         let ring = storage.ring
         let slotCount = storage.slotCount
+        let cells = storage.cells
+        let flags = storage.flags
+        let marks = storage.marks
+        let generations = storage.generations
+        let columns = self.columns
+        let limit = scrollbackLimit
+        let stamp = generation
         var zero = self.zero
         var historyCount = self.historyCount
         var bottom = ringIndex(screenRow: rows &- 1)
         var lines = 0
-        // Whether the bottom row is a recycled slot still holding its old cells.
         var isRecycled = false
         while true {
             let slot = Int(ring[bottom])
-            let row = storage.cells + slot &* columns
-            guard let written = writeLine(row) else {
+            let row = cells + slot &* columns
+            guard let written = writeLine(row, isRecycled) else {
                 if isRecycled { Self.fill(row, with: fill, count: columns) }
                 break
             }
-            if isRecycled { Self.fill(row + written, with: fill, count: columns &- written) }
-            storage.generations[slot] = generation
+            if isRecycled {
+                Self.fill(row + written, with: fill, count: columns &- written)
+            } else {
+                // A recycled row was stamped when it was reset, below.
+                generations[slot] = stamp
+            }
             lines &+= 1
-            Self.pushTopLine(zero: &zero, historyCount: &historyCount, limit: scrollbackLimit, slotCount: slotCount)
+            Self.pushTopLine(zero: &zero, historyCount: &historyCount, limit: limit, slotCount: slotCount)
             bottom = bottom &+ 1 == slotCount ? 0 : bottom &+ 1
-            resetRowMetadata(slot: Int(ring[bottom]))
+            // `resetRowMetadata` for the row coming up, with the locals.
+            let next = Int(ring[bottom])
+            flags[next] = []
+            marks[next] = nil
+            generations[next] = stamp
             isRecycled = true
         }
         self.zero = zero

@@ -71,20 +71,46 @@ extension TerminalState {
         // A local copy for the loop, written back after it (8 fewer
         // instructions a line than taking from the `inout` directly).
         var taken = lines
-        // A recycled row's old cells are overwritten whole (the grid fills
-        // the rest), so only the first row, which the cursor came down to,
-        // can hold a wide character the line cuts in two.
-        var isFirstLine = true
-        let written = active.writeLinesAtBottom(scrollFill: fill) { row in
-            guard let text = taken.next(maxLength: columns) else { return nil }
+        let cellWords = SIMD8<UInt64>(repeating: cellBits)
+        let written = active.writeLinesAtBottom(scrollFill: fill) { row, isRecycled in
+            guard isRecycled else {
+                // The cursor's row: its cells change only once the line is
+                // taken, and the line may cut a wide character in two.
+                guard let text = taken.next(maxLength: columns) else { return nil }
+                let count = text.count
+                if count > 0 {
+                    let start = text.baseAddress.unsafelyUnwrapped
+                    Self.clearWideOverlap(row, from: 0, count: count, columns: columns)
+                    Self.storeASCII(start, count: count, into: row, cellBits: cellBits)
+                    lastCharacter = start[count &- 1]
+                }
+                return count
+            }
+            // A row the grid fills past the line (or whole, with no line):
+            // each eight bytes the scan loads are stored as cells at once,
+            // those past the line's end with the rest. One pass over the
+            // line instead of two (callgrind, plain scrolling at 80×24: 22
+            // fewer instructions a line; +8% MiB/s). The eight bytes, loaded
+            // little-endian, are the lanes of a `SIMD8<UInt8>` in order.
+            let cells = UnsafeMutableRawPointer(row)
+            guard
+                let (text, handedOut) = taken.next(
+                    maxLength: columns,
+                    handingOutEights: { offset, bytes in
+                        let words =
+                            SIMD8<UInt64>(truncatingIfNeeded: unsafeBitCast(bytes, to: SIMD8<UInt8>.self)) | cellWords
+                        cells.storeBytes(of: words, toByteOffset: offset &* 8, as: SIMD8<UInt64>.self)
+                    })
+            else { return nil }
             let count = text.count
             if count > 0 {
                 let start = text.baseAddress.unsafelyUnwrapped
-                if isFirstLine { Self.clearWideOverlap(row, from: 0, count: count, columns: columns) }
-                Self.storeASCII(start, count: count, into: row, cellBits: cellBits)
+                if handedOut < count {
+                    Self.storeASCII(
+                        start + handedOut, count: count &- handedOut, into: row + handedOut, cellBits: cellBits)
+                }
                 lastCharacter = start[count &- 1]
             }
-            isFirstLine = false
             return count
         }
         lines = taken

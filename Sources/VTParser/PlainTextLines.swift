@@ -38,4 +38,62 @@ public struct PlainTextLines {
         position = textEnd &+ 2
         return text
     }
+
+    /// Takes the next line as ``next(maxLength:)`` does, and hands its bytes
+    /// to `eight` while it looks for the line's end, eight at a time, so that
+    /// a handler can store a line's cells in the same pass as the scan
+    /// instead of a second one over the same bytes.
+    ///
+    /// `eight(offset, bytes)` gets the eight bytes at `offset` in the line
+    /// (`bytes` loaded little-endian: the byte at `offset` is its low byte),
+    /// for `offset` = 0, 8, 16 … up to the eight holding the line's end, and
+    /// only while `offset + 8 <= maxLength` and the eight are in the buffer.
+    /// The eight holding the end also hold the CR and what follows it, and
+    /// the calls come before the line is known to be taken: what the handler
+    /// does with bytes past the text, or with a line not taken, it must undo
+    /// or overwrite.
+    ///
+    /// Returns the line's text and how many of its first bytes went to
+    /// `eight`; the rest of the text (fewer than eight bytes, unless the
+    /// buffer ends within `maxLength` bytes) did not. Returns nil and takes
+    /// nothing when the line is not plain, whole and at most `maxLength`
+    /// long.
+    @inlinable @inline(__always)
+    public mutating func next(
+        maxLength: Int, handingOutEights eight: (_ offset: Int, _ bytes: UInt64) -> Void
+    ) -> (text: UnsafeBufferPointer<UInt8>, handedOut: Int)? {
+        let start = base + position
+        let line = UnsafeRawPointer(start)
+        let chunkLimit = min(maxLength, end &- position)
+        var offset = 0
+        var textLength: Int
+        var handedOut: Int
+        while true {
+            guard offset &+ 8 <= chunkLimit else {
+                // The last few bytes a row can hold, or the buffer's end:
+                // one at a time, not handed out.
+                handedOut = offset
+                let limit = min(end, position &+ maxLength &+ 1)
+                var index = position &+ offset
+                while index < limit, base[index] &- 0x20 < 0x5F { index &+= 1 }
+                textLength = index &- position
+                break
+            }
+            let bytes = line.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            eight(offset, bytes)
+            let flagged = VTParser.nonPrintableBytes(bytes)
+            if flagged != 0 {
+                textLength = offset &+ flagged.trailingZeroBitCount &>> 3
+                handedOut = textLength
+                break
+            }
+            offset &+= 8
+        }
+        let textEnd = position &+ textLength
+        guard
+            textLength <= maxLength && textEnd &+ 1 < end && base[textEnd] == 0x0D && base[textEnd &+ 1] == 0x0A
+        else { return nil }
+        position = textEnd &+ 2
+        return (UnsafeBufferPointer(start: start, count: textLength), handedOut)
+    }
 }

@@ -195,28 +195,34 @@ public struct VTParser: Sendable {
         }
     }
 
-    /// The end of the run of printable ASCII (0x20–0x7E) starting at `start`.
-    /// Eight bytes at a time (SWAR): for a word `w`, `w - 0x20…` borrows into
-    /// the top bit of a byte below 0x20, `w + 0x01…` carries into it for 0x7F,
-    /// and `w` has it for bytes of 0x80 and above; a word with no top bit set
-    /// in any of the three is all printable. Borrows and carries only start
-    /// at a byte that is itself flagged and only move up, so the lowest
-    /// flagged byte is exactly the first one that is not printable: its
-    /// offset is the trailing zero count / 8, with no byte-by-byte loop (whose
+    /// The end of the run of printable ASCII (0x20–0x7E) starting at `start`,
+    /// eight bytes at a time (``nonPrintableBytes(_:)``), with no
+    /// byte-by-byte loop but for the buffer's last few bytes (a loop whose
     /// exit, after a run of random length, the CPU mispredicted).
     @inlinable
     static func printableRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
         var index = start
         let raw = UnsafeRawPointer(base)
         while index &+ 8 <= end {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            let flagged =
-                ((word &- 0x2020_2020_2020_2020) | (word &+ 0x0101_0101_0101_0101) | word) & 0x8080_8080_8080_8080
+            let flagged = nonPrintableBytes(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             if flagged != 0 { return index &+ flagged.trailingZeroBitCount &>> 3 }
             index &+= 8
         }
         while index < end, base[index] &- 0x20 < 0x5F { index &+= 1 }
         return index
+    }
+
+    /// The bytes of `word` (eight bytes of input, loaded little-endian) that
+    /// are not printable ASCII, as SWAR flags: the lowest set bit is the top
+    /// bit of the first such byte, so its offset is the trailing zero count
+    /// / 8; zero when all eight are printable. `word - 0x20…` borrows into the
+    /// top bit of a byte below 0x20, `word + 0x01…` carries into it for 0x7F,
+    /// and `word` has it for bytes of 0x80 and above. Borrows and carries only
+    /// start at a byte that is itself flagged and only move up, so bits above
+    /// the lowest may be wrong and the lowest is exact.
+    @inlinable @inline(__always)
+    static func nonPrintableBytes(_ word: UInt64) -> UInt64 {
+        ((word &- 0x2020_2020_2020_2020) | (word &+ 0x0101_0101_0101_0101) | word) & 0x8080_8080_8080_8080
     }
 
     /// Decodes one whole UTF-8 sequence at `index` when it is valid, complete

@@ -153,6 +153,101 @@ struct GroundTests {
             ])
     }
 
+    /// `next(maxLength:handingOutEights:)` hands out a line's bytes eight at
+    /// a time from its start while it scans, only where eight more fit in
+    /// `maxLength` and in the buffer, and then takes what `next(maxLength:)`
+    /// would.
+    @Test func linesHandOutTheirBytesEightAtATime() {
+        struct EightTaker: VTHandler {
+            var maxLength: Int
+            var events: [String] = []
+            mutating func printLines(_ lines: inout PlainTextLines) {
+                while true {
+                    var eights: [String] = []
+                    let taken = lines.next(
+                        maxLength: maxLength,
+                        handingOutEights: { offset, bytes in
+                            // CR LF shows as "|".
+                            let shown = withUnsafeBytes(of: bytes.littleEndian) { eight in
+                                eight.filter { $0 != 0x0A }.map { $0 == 0x0D ? UInt8(ascii: "|") : $0 }
+                            }
+                            eights.append("\(offset):" + String(decoding: shown, as: UTF8.self))
+                        })
+                    events.append(eights.joined(separator: " "))
+                    guard let (text, handedOut) = taken else { return }
+                    events.append("line " + String(decoding: text, as: UTF8.self) + " handed out \(handedOut)")
+                }
+            }
+        }
+        var wide = EightTaker(maxLength: 16)
+        var parser = VTParser()
+        // Ten bytes: the second eight holds the line's end and the next
+        // line's start. Then a line of 17, too long: nil after two eights.
+        parser.feed(Array("\r\nabcdefghij\r\n0123456789abcdefg\r\n".utf8), into: &wide)
+        #expect(
+            wide.events == [
+                "0:abcdefgh 8:ij|0123", "line abcdefghij handed out 10", "0:01234567 8:89abcdef",
+            ])
+        var narrow = EightTaker(maxLength: 12)
+        parser = VTParser()
+        // Eight more do not fit in 12 after the first: the rest is scanned
+        // byte by byte and not handed out. "xy" is near the buffer's end.
+        parser.feed(Array("\r\nabcdefghij\r\nxy\r\n".utf8), into: &narrow)
+        #expect(narrow.events == ["0:abcdefgh", "line abcdefghij handed out 8", "", "line xy handed out 0", ""])
+    }
+
+    /// On random lines, `next(maxLength:handingOutEights:)` takes exactly
+    /// what `next(maxLength:)` takes, and hands out the buffer's own bytes.
+    @Test func handingOutEightsTakesWhatNextTakes() {
+        struct Comparer: VTHandler {
+            var maxLength = 0
+            var lines = 0
+            var mismatches: [String] = []
+            mutating func printLines(_ lines: inout PlainTextLines) {
+                while true {
+                    var plain = lines
+                    let expected = plain.next(maxLength: maxLength).map { Array($0) }
+                    var handed: [(Int, UInt64)] = []
+                    let taken = lines.next(maxLength: maxLength, handingOutEights: { handed.append(($0, $1)) })
+                    let text = taken.map { Array($0.text) }
+                    if text != expected {
+                        mismatches.append("took \(String(describing: text)), not \(String(describing: expected))")
+                    }
+                    for (index, (offset, _)) in handed.enumerated() where offset != index * 8 || offset + 8 > maxLength
+                    {
+                        mismatches.append("eight at \(offset)")
+                    }
+                    guard let (taken, handedOut) = taken else { return }
+                    self.lines += 1
+                    let start = taken.baseAddress!
+                    for (offset, bytes) in handed {
+                        let inBuffer = UnsafeRawPointer(start).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        if bytes != inBuffer { mismatches.append("bytes at \(offset)") }
+                    }
+                    if handedOut != min(taken.count, handed.count * 8) { mismatches.append("handed out \(handedOut)") }
+                }
+            }
+        }
+        var random = SplitMix64(seed: 0x5EED_0008)
+        var handler = Comparer()
+        let alphabet = Array("abc xyz~".utf8) + [0x0D, 0x0A, 0x1B, 0x7F, 0xC3, 0xA9]
+        for _ in 0..<300 {
+            handler.maxLength = Int.random(in: 0...40, using: &random)
+            var bytes: [UInt8] = [0x0D, 0x0A]
+            for _ in 0..<Int.random(in: 0...400, using: &random) {
+                if Int.random(in: 0..<12, using: &random) == 0 {
+                    bytes += [0x0D, 0x0A]
+                } else {
+                    bytes.append(alphabet[Int.random(in: 0..<alphabet.count, using: &random)])
+                }
+            }
+            var parser = VTParser()
+            parser.feed(bytes, into: &handler)
+        }
+        #expect(handler.mismatches == [])
+        #expect(handler.lines > 500)
+    }
+
     /// A handler that does not take lines sees every line as before.
     @Test func aHandlerThatTakesNoLinesGetsTheUsualCalls() {
         #expect(
