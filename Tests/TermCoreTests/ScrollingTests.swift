@@ -275,6 +275,42 @@ struct PlainLinesTests {
         #expect(t.screenLines == ["ef", ""])
     }
 
+    /// In a long run of lines, the rows a line leaves short keep their old
+    /// characters past it until the grid hands the row out (the grid's stale
+    /// cells): none of them may ever show, on the screen or in the
+    /// scrollback, and a row the grid clears again is not stale.
+    @Test func cellsLeftStaleNeverShow() {
+        let long = String(repeating: "0123456789\r\n", count: 8)
+        let short = String(repeating: "ab\r\n", count: 6)
+        let t = fedBothWays(10, 3, "\r\n" + long + short + "cd", scrollback: 4)
+        #expect(t.scrollbackLines == ["ab", "ab", "ab", "ab"])
+        #expect(t.screenLines == ["ab", "ab", "cd"])
+        for row in 0..<2 {
+            #expect((2..<10).allSatisfy { t.cellAt(row, $0).text.isEmpty })
+        }
+    }
+
+    @Test func aRowClearedAgainKeepsItsNewCells() {
+        // The rows of the short lines go to the scrollback stale past "ab";
+        // lines in colour take the general paths, whose scrolls clear those
+        // rows whole and write them again.
+        let short = String(repeating: "ab\r\n", count: 12)
+        let coloured = String(repeating: "\(CSI)1mABCDEFGHIJ\(CSI)m\r\n", count: 6)
+        let t = fedBothWays(
+            10, 3, "\r\n" + String(repeating: "0123456789\r\n", count: 8) + short + coloured, scrollback: 4)
+        #expect(t.scrollbackLines == Array(repeating: "ABCDEFGHIJ", count: 4))
+        #expect(t.screenLines == ["ABCDEFGHIJ", "ABCDEFGHIJ", ""])
+    }
+
+    @Test func aResizeReadsNoStaleCells() {
+        let t = fedBothWays(
+            10, 3, "\r\n" + String(repeating: "0123456789\r\n", count: 8) + String(repeating: "ab\r\n", count: 6),
+            scrollback: 4)
+        t.resize(columns: 12, rows: 3)
+        #expect(t.scrollbackLines == ["ab", "ab", "ab", "ab"])
+        #expect(t.screenLines == ["ab", "ab", ""])
+    }
+
     @Test func aLineAsWideAsTheRowCancelsItsPendingWrap() {
         // The last column's character leaves a wrap pending; CR LF cancels it.
         let t = fedBothWays(4, 2, "\r\nabcd\r\nefgh\r\nij")
