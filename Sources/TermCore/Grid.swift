@@ -224,6 +224,7 @@ struct Grid {
     @inline(__always)
     func row(_ row: Int) -> UnsafeMutablePointer<Cell> {
         let slot = slot(atPosition: zero &+ historyCount &+ row)
+        assert(storage.staleFrom[slot] == columns, "screen rows are never stale")
         storage.generations[slot] = generation
         return storage.cells + slot &* columns
     }
@@ -233,6 +234,7 @@ struct Grid {
     @inline(__always)
     func rowAndFlags(_ row: Int) -> (cells: UnsafeMutablePointer<Cell>, flags: RowFlags) {
         let slot = slot(atPosition: zero &+ historyCount &+ row)
+        assert(storage.staleFrom[slot] == columns, "screen rows are never stale")
         storage.generations[slot] = generation
         return (storage.cells + slot &* columns, storage.flags[slot])
     }
@@ -240,7 +242,9 @@ struct Grid {
     /// The cells of screen row `row`, for reading only.
     @inline(__always)
     func readRow(_ row: Int) -> UnsafePointer<Cell> {
-        UnsafePointer(storage.cells + slot(atPosition: zero &+ historyCount &+ row) &* columns)
+        let slot = slot(atPosition: zero &+ historyCount &+ row)
+        assert(storage.staleFrom[slot] == columns, "screen rows are never stale")
+        return UnsafePointer(storage.cells + slot &* columns)
     }
 
     /// The slot behind screen row `row` and its change stamp.
@@ -265,7 +269,8 @@ struct Grid {
     func historyMark(_ index: Int) -> SemanticMark? { storage.marks[slot(atPosition: zero + index)] }
 
     /// The cells of scrollback line `index` (0 = oldest), for reading and
-    /// table compaction, with any stale cells zeroed first.
+    /// table compaction, with any stale cells zeroed first: a read that
+    /// writes, which the terminal's single owner makes safe.
     func historyRow(_ index: Int) -> UnsafeMutablePointer<Cell> {
         let slot = slot(atPosition: zero + index)
         clearStaleCells(slot: slot)

@@ -54,10 +54,9 @@ public struct PlainTextLines {
     /// or overwrite.
     ///
     /// Returns the line's text and how many of its first bytes went to
-    /// `eight`; the rest of the text (fewer than eight bytes, unless the
-    /// buffer ends within `maxLength` bytes) did not. Returns nil and takes
-    /// nothing when the line is not plain, whole and at most `maxLength`
-    /// long.
+    /// `eight`; the rest of the text, fewer than eight bytes, did not.
+    /// Returns nil and takes nothing when the line is not plain, whole and at
+    /// most `maxLength` long.
     @inlinable @inline(__always)
     public mutating func next(
         maxLength: Int, handingOutEights eight: (_ offset: Int, _ bytes: UInt64) -> Void

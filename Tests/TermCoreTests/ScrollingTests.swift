@@ -302,6 +302,17 @@ struct PlainLinesTests {
         #expect(t.screenLines == ["ABCDEFGHIJ", "ABCDEFGHIJ", ""])
     }
 
+    /// ED 3 frees the scrollback's slots, stale ones among them; the lines
+    /// that reuse them show only themselves.
+    @Test func linesAfterEraseScrollbackShowNoStaleCells() {
+        let long = String(repeating: "0123456789\r\n", count: 8)
+        let short = String(repeating: "ab\r\n", count: 6)
+        let t = fedBothWays(
+            10, 3, "\r\n" + long + short + "\(CSI)3J" + String(repeating: "c\r\n", count: 6), scrollback: 4)
+        #expect(t.scrollbackLines == ["c", "c", "c", "c"])
+        #expect(t.screenLines == ["c", "c", ""])
+    }
+
     @Test func aResizeReadsNoStaleCells() {
         let t = fedBothWays(
             10, 3, "\r\n" + String(repeating: "0123456789\r\n", count: 8) + String(repeating: "ab\r\n", count: 6),
@@ -412,13 +423,32 @@ struct PlainLinesTests {
     /// by byte into terminals with a small scrollback: all three agree.
     @Test(arguments: [(1, 8), (2, 8), (3, 8), (4, 20), (5, 20), (6, 80)])
     func randomPlainLinesAgreeHoweverTheyArrive(seed: UInt64, columns: Int) {
+        Self.expectRandomPlainLinesAgree(seed: seed, columns: columns, rows: 3, scrollback: 5, alsoEditing: false)
+    }
+
+    /// The same among the sequences that move rows and free scrollback
+    /// slots (ED 3, a scroll region from the top row, RI, IL, DL, ED 2), at
+    /// other sizes: one row, two, none kept in the scrollback, a width under
+    /// eight and one that is not a multiple of it.
+    @Test(arguments: [(7, 5, 1, 0), (8, 5, 2, 3), (9, 8, 4, 0), (10, 16, 2, 6), (11, 20, 4, 10), (12, 13, 3, 2)])
+    func randomPlainLinesAmongScrollsAndErasesAgree(seed: UInt64, columns: Int, rows: Int, scrollback: Int) {
+        Self.expectRandomPlainLinesAgree(
+            seed: seed, columns: columns, rows: rows, scrollback: scrollback, alsoEditing: true)
+    }
+
+    static func expectRandomPlainLinesAgree(
+        seed: UInt64, columns: Int, rows: Int, scrollback: Int, alsoEditing: Bool,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         var generator = SplitMix64(seed: seed)
+        let edits = ["\(CSI)3J", "\(CSI)1;2r", "\(CSI)r", "\(ESC)M", "\(CSI)L", "\(CSI)M", "\(CSI)2J"]
         var input = ""
         for _ in 0..<600 {
-            switch generator.next() % 10 {
+            switch generator.next() % (alsoEditing ? 11 : 10) {
             case 0: input += "\(CSI)\(40 + generator.next() % 8)m"
             case 1: input += "漢"
             case 2: input += ["\n", "\r", "\(CSI)H", "\(CSI)2;3H", "\(CSI)m"][Int(generator.next() % 5)]
+            case 10: input += edits[Int(generator.next() % UInt64(edits.count))]
             default:
                 let length = Int(generator.next() % UInt64(columns + 4))
                 input += String(
@@ -426,8 +456,8 @@ struct PlainLinesTests {
                 input += "\r\n"
             }
         }
-        let (whole, bytes) = fedWholeAndByteByByte(columns, 3, input, scrollback: 5)
-        let chunked = Terminal(columns: columns, rows: 3, scrollback: 5)
+        let (whole, bytes) = fedWholeAndByteByByte(columns, rows, input, scrollback: scrollback)
+        let chunked = Terminal(columns: columns, rows: rows, scrollback: scrollback)
         let utf8 = Array(input.utf8)
         var start = 0
         while start < utf8.count {
@@ -435,8 +465,8 @@ struct PlainLinesTests {
             chunked.feed(Array(utf8[start..<end]))
             start = end
         }
-        #expect(ScreenState(whole) == ScreenState(bytes))
-        #expect(ScreenState(chunked) == ScreenState(bytes))
+        #expect(ScreenState(whole) == ScreenState(bytes), sourceLocation: sourceLocation)
+        #expect(ScreenState(chunked) == ScreenState(bytes), sourceLocation: sourceLocation)
     }
 
     /// Each state in which a line is more than a store and a scroll: the
