@@ -178,19 +178,41 @@ struct SGRTests {
         #expect(t.cellAt(1, 2).style == pen)
     }
 
+    /// 200,000 distinct styles, one truecolor foreground per cell (issue #4):
+    /// the table compacts whenever it fills, and every cell still on the
+    /// screen or in the scrollback keeps its own colour, the newest too
+    /// (SwiftTerm drops colours once its table is full).
     @Test func manyDistinctStylesNeverRunOut() {
-        // Each truecolor cell is a new style; the table compacts when full,
-        // so the newest colours stay right (SwiftTerm drops them).
         let t = Terminal(columns: 80, rows: 24, scrollback: 100)
+        let count = 200_000
         var input = ""
-        for index in 0..<70_000 {
+        input.reserveCapacity(count * 24)
+        for index in 0..<count {
             input += Self.truecolor(index) + "X"
         }
         t.feed(input)
-        #expect(t.counters.styleCompactions >= 1)
-        // 70,000 is a multiple of 80: the last X sits in the last column, pending wrap.
+        #expect(t.counters.styleCompactions >= 3)
+        // 200,000 is a multiple of 80: the last X sits in the last column,
+        // pending wrap, so the last of the 2,500 rows written is the bottom row.
         #expect(t.cursor.pendingWrap)
-        let last = t.cellAt(t.cursor.position.row, t.cursor.position.column)
-        #expect(last.style.foreground == .rgb(1, 0x11, 0x6F))  // 69,999 = 0x1116F
+        #expect(t.scrollbackCount == 100)
+        func colour(_ index: Int) -> Color { .rgb(UInt8(index >> 16), UInt8((index >> 8) & 0xFF), UInt8(index & 0xFF)) }
+        var wrong: [String] = []
+        for row in 0..<24 {
+            for column in 0..<80 where t.cellAt(row, column).style.foreground != colour((2476 + row) * 80 + column) {
+                wrong.append("screen \(row),\(column)")
+            }
+        }
+        for line in 0..<100 {
+            for column in 0..<80
+            where t.scrollbackCell(line: ScrollbackLine(line), column: column).style.foreground
+                != colour((2376 + line) * 80 + column)
+            {
+                wrong.append("scrollback \(line),\(column)")
+            }
+        }
+        let wrongCells = wrong.count
+        #expect(wrongCells == 0, "first: \(wrong.prefix(5))")
+        #expect(t.cellAt(23, 79).style.foreground == .rgb(3, 0x0D, 0x3F))  // 199,999 = 0x30D3F
     }
 }
