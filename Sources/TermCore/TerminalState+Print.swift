@@ -97,9 +97,8 @@ extension TerminalState {
                 let (text, handedOut) = taken.next(
                     maxLength: columns,
                     handingOutEights: { offset, bytes in
-                        let words =
-                            SIMD8<UInt64>(truncatingIfNeeded: unsafeBitCast(bytes, to: SIMD8<UInt8>.self)) | cellWords
-                        cells.storeBytes(of: words, toByteOffset: offset &* 8, as: SIMD8<UInt64>.self)
+                        Self.storeEightCells(
+                            unsafeBitCast(bytes, to: SIMD8<UInt8>.self), into: cells, at: offset, cellWords: cellWords)
                     })
             else { return nil }
             let count = text.count
@@ -159,9 +158,9 @@ extension TerminalState {
         let raw = UnsafeRawPointer(source)
         let fill = SIMD8<UInt64>(repeating: cellBits)
         @inline(__always) func storeEight(at offset: Int) {
-            let bytes = raw.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)
-            let words = SIMD8<UInt64>(truncatingIfNeeded: bytes) | fill
-            destination.storeBytes(of: words, toByteOffset: offset &* 8, as: SIMD8<UInt64>.self)
+            storeEightCells(
+                raw.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self), into: destination, at: offset,
+                cellWords: fill)
         }
         guard count >= 8 else {
             for offset in 0..<count {
@@ -176,6 +175,17 @@ extension TerminalState {
             storeEight(at: min(offset, lastEight))
             offset &+= 8
         } while offset < count
+    }
+
+    /// Eight ASCII bytes as the narrow cells from `offset` on: each widened
+    /// to a 64-bit cell word and ORed with `cellWords` (the pen's cell bits
+    /// in every lane).
+    @inline(__always)
+    static func storeEightCells(
+        _ bytes: SIMD8<UInt8>, into cells: UnsafeMutableRawPointer, at offset: Int, cellWords: SIMD8<UInt64>
+    ) {
+        let words = SIMD8<UInt64>(truncatingIfNeeded: bytes) | cellWords
+        cells.storeBytes(of: words, toByteOffset: offset &* 8, as: SIMD8<UInt64>.self)
     }
 
     /// Prints one scalar that is not ASCII: width from Unicode data; a

@@ -28,15 +28,24 @@ public struct PlainTextLines {
     /// The text is only valid during the ``VTHandler/printLines(_:)`` call.
     @inlinable @inline(__always)
     public mutating func next(maxLength: Int) -> UnsafeBufferPointer<UInt8>? {
-        let textEnd = VTParser.printableRunEnd(base, from: position, to: end)
+        let start = base + position
+        let textLength = VTParser.printableRunEnd(base, from: position, to: end) &- position
+        guard take(textLength: textLength, maxLength: maxLength) else { return nil }
+        return UnsafeBufferPointer(start: start, count: textLength)
+    }
+
+    /// Moves past the line whose text, `textLength` printable bytes from
+    /// `position`, has been found, when the line is to be taken: at most
+    /// `maxLength` long and followed by CR LF in this buffer.
+    @inlinable @inline(__always)
+    mutating func take(textLength: Int, maxLength: Int) -> Bool {
         // Offsets within the buffer: `textEnd + 1` cannot overflow.
+        let textEnd = position &+ textLength
         guard
-            textEnd &- position <= maxLength && textEnd &+ 1 < end && base[textEnd] == 0x0D
-                && base[textEnd &+ 1] == 0x0A
-        else { return nil }
-        let text = UnsafeBufferPointer(start: base + position, count: textEnd &- position)
+            textLength <= maxLength && textEnd &+ 1 < end && base[textEnd] == 0x0D && base[textEnd &+ 1] == 0x0A
+        else { return false }
         position = textEnd &+ 2
-        return text
+        return true
     }
 
     /// Takes the next line as ``next(maxLength:)`` does, and hands its bytes
@@ -73,9 +82,7 @@ public struct PlainTextLines {
                 // one at a time, not handed out.
                 handedOut = offset
                 let limit = min(end, position &+ maxLength &+ 1)
-                var index = position &+ offset
-                while index < limit, base[index] &- 0x20 < 0x5F { index &+= 1 }
-                textLength = index &- position
+                textLength = VTParser.printableRunEnd(base, from: position &+ offset, to: limit) &- position
                 break
             }
             let bytes = line.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
@@ -88,11 +95,7 @@ public struct PlainTextLines {
             }
             offset &+= 8
         }
-        let textEnd = position &+ textLength
-        guard
-            textLength <= maxLength && textEnd &+ 1 < end && base[textEnd] == 0x0D && base[textEnd &+ 1] == 0x0A
-        else { return nil }
-        position = textEnd &+ 2
+        guard take(textLength: textLength, maxLength: maxLength) else { return nil }
         return (UnsafeBufferPointer(start: start, count: textLength), handedOut)
     }
 }

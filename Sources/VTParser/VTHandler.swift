@@ -31,7 +31,8 @@ public protocol VTHandler {
     mutating func carriageReturnLineFeed()
     /// After a CR LF: the whole plain lines that follow it in the buffer, for
     /// a handler that prints them faster in a loop of its own. Taking a line
-    /// (``PlainTextLines/next(maxLength:)``) must do what
+    /// (``PlainTextLines/next(maxLength:)`` or
+    /// ``PlainTextLines/next(maxLength:handingOutEights:)``) must do what
     /// ``printASCII(_:)`` of its text (when not empty) and then
     /// ``carriageReturnLineFeed()`` would; the parser hands the lines not
     /// taken to those as usual. The default takes none.
