@@ -183,9 +183,7 @@ extension TerminalState {
             (isAlternateScreen ? savedAlternate : savedPrimary)
             ?? SavedCursor(
                 cursor: Cursor(), pen: Style(), charsets: CharsetState(), originMode: false, protected: false)
-        cursor = saved.cursor
-        cursor.row = min(cursor.row, rows - 1)
-        cursor.col = min(cursor.col, columns - 1)
+        cursor = saved.cursor.clamped(rows: rows, columns: columns)
         setPen(saved.pen)
         charsets = saved.charsets
         modes.origin = saved.originMode

@@ -194,6 +194,11 @@ extension TerminalState {
         protectedPen = false
         scrollTop = 0
         scrollBottom = rows - 1
+        // DECLRMM is off again (`TerminalModes()`), and the margins it set go
+        // with it: xterm's full reset sets them to the whole width, so that
+        // turning DECLRMM on later starts without margins.
+        marginLeft = 0
+        marginRight = columns - 1
         tabStops = Self.defaultTabStops(columns: columns)
         savedPrimary = nil
         savedAlternate = nil

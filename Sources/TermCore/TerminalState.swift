@@ -8,6 +8,25 @@ struct Cursor: Equatable {
     /// the cursor stays in that column and the next printable character wraps
     /// first (the VT100's "last column flag", xterm's do_wrap).
     var pendingWrap = false
+
+    /// Moves the cursor onto a screen of `rows` × `columns` if it lies
+    /// outside, as DECRC does with a position saved on a larger screen; a
+    /// column moved in loses its pending wrap.
+    mutating func clamp(rows: Int, columns: Int) {
+        row = max(0, min(row, rows - 1))
+        if col >= columns {
+            col = columns - 1
+            pendingWrap = false
+        }
+        col = max(0, col)
+    }
+
+    /// The cursor clamped onto a screen of `rows` × `columns`.
+    func clamped(rows: Int, columns: Int) -> Cursor {
+        var cursor = self
+        cursor.clamp(rows: rows, columns: columns)
+        return cursor
+    }
 }
 
 /// What DECSC saves and DECRC restores (VT510 manual, DECSC): position,
@@ -86,6 +105,10 @@ struct TerminalState {
     var graphemeState: Int32 = 0
 
     var counters = Terminal.Counters()
+    /// Counts replacements of the grids (resizes, DECCOLM): slots and change
+    /// stamps start afresh in a new grid, so copies of rows made before
+    /// (snapshot caches) are stale.
+    var gridEpoch = 0
     /// Counts compactions of the side tables: ids in stored cells changed, so
     /// copies of rows made before (snapshot caches) are stale.
     var tablesEpoch = 0
