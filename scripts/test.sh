@@ -7,3 +7,20 @@ bash scripts/setup.sh
 swift build
 swift test
 python3 Corpus/tools/compare_tmux.py --engine .build/debug/termengine
+
+# Memory safety (issue #16). The engine suites under AddressSanitizer (leaks
+# inside the toolchain's XCTest and Foundation suppressed, nothing else: see
+# Tests/Sanitizers/lsan.supp), the suites that share a terminal across
+# threads or run actors and sockets under ThreadSanitizer. Each build has its
+# own scratch path, so the plain build above is left as it is.
+step() { echo "test.sh: $1 ($(date +%T))" >&2; }
+step "AddressSanitizer: VTParser, TermCore, TermRender suites"
+swift build --build-tests --sanitize=address --scratch-path .build/sanitize-address
+LSAN_OPTIONS="suppressions=$PWD/Tests/Sanitizers/lsan.supp" \
+    swift test --skip-build --sanitize=address --scratch-path .build/sanitize-address \
+    --filter 'VTParserTests|TermCoreTests|TermRenderTests'
+step "ThreadSanitizer: TermAttach, snapshots and embedding suites"
+swift build --build-tests --sanitize=thread --scratch-path .build/sanitize-thread
+swift test --skip-build --sanitize=thread --scratch-path .build/sanitize-thread \
+    --filter 'TermAttachTests|EmbeddingTests|SnapshotTests'
+step "done"
