@@ -7,6 +7,9 @@ bash scripts/setup.sh
 swift build
 swift test
 python3 Corpus/tools/compare_tmux.py --engine .build/debug/termengine
+# xterm's own suite (esctest2) with this engine as the terminal, against
+# xterm 379's results (deviations: Tests/TermCoreTests/Conformance/esctest-deviations.tsv).
+python3 Corpus/tools/esctest_host.py --engine .build/debug/termengine
 
 # Memory safety (issue #16). The engine suites under AddressSanitizer (leaks
 # inside the toolchain's XCTest and Foundation suppressed, nothing else: see

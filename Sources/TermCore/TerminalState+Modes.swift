@@ -7,7 +7,9 @@ extension TerminalState {
     /// ANSI modes (SM/RM without a prefix).
     mutating func setANSIMode(_ mode: Int, _ on: Bool) {
         switch mode {
+        case 2: modes.keyboardLocked = on  // KAM
         case 4: modes.insert = on  // IRM
+        case 12: modes.sendReceive = on  // SRM
         case 20: modes.newline = on  // LNM
         default: counters.unknownModes += 1
         }
@@ -18,6 +20,7 @@ extension TerminalState {
         switch mode {
         case 1: modes.applicationCursorKeys = on
         case 3: setColumnMode(wide: on)  // DECCOLM
+        case 4: modes.smoothScroll = on  // DECSCLM
         case 5: modes.reverseVideo = on
         case 6:
             modes.origin = on
@@ -27,11 +30,14 @@ extension TerminalState {
             if !on { cursor.pendingWrap = false }
         case 9: setMouseTracking(.x10, on)
         case 12: modes.cursorBlink = on
+        case 18: modes.printFormFeed = on  // DECPFF
+        case 19: modes.printFullScreen = on  // DECPEX
         case 25: modes.cursorVisible = on
         case 40: modes.allowColumnSwitch = on
         case 45: modes.reverseWrap = on
         case 47: switchScreen(toAlternate: on, clearAlternate: false)
         case 66: modes.applicationKeypad = on  // DECNKM
+        case 67: modes.backarrowSendsBackspace = on  // DECBKM
         case 69:
             modes.leftRightMargins = on
             if !on {
@@ -162,14 +168,22 @@ extension TerminalState {
 
     /// DECSTR, soft terminal reset (VT510 manual; xterm ctlseqs "CSI ! p"):
     /// modes, margins, rendition, charsets and the saved cursor go back to
-    /// their defaults; the screen and the cursor position stay.
+    /// their defaults; the screen and the cursor position stay. Beyond the
+    /// VT510's list (DECTCEM, IRM, DECOM, DECAWM, KAM, DECCKM, DECNKM,
+    /// margins), xterm's soft reset also turns off DECLRMM with its margins
+    /// and reverse wraparound (45).
     mutating func softReset() {
         modes.cursorVisible = true
         modes.insert = false
         modes.origin = false
         modes.autowrap = true
+        modes.keyboardLocked = false
         modes.applicationCursorKeys = false
         modes.applicationKeypad = false
+        modes.leftRightMargins = false
+        modes.reverseWrap = false
+        marginLeft = 0
+        marginRight = columns - 1
         scrollTop = 0
         scrollBottom = rows - 1
         charsets = CharsetState()

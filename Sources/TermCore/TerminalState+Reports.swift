@@ -83,15 +83,20 @@ extension TerminalState {
     // MARK: Mode reports
 
     /// DECRQM for ANSI modes (`CSI Ps $ p`): 1 set, 2 reset, 4 permanently
-    /// reset, 0 not recognised.
+    /// reset, 0 not recognised. The ECMA-48 modes a terminal emulator has no
+    /// use for are permanently reset, as xterm answers them (`do_rpm`): GATM
+    /// (1), SRTM (5), VEM (7), HEM (10), PUM (11), FEAM (13), FETM (14),
+    /// MATM (15), TTM (16), SATM (17), TSM (18), EBM (19); CRM (3) is reset.
     mutating func reportANSIMode(_ mode: Int) {
         guard wantsReplies else { return }
         let value: Int
         switch mode {
-        case 2: value = 4  // KAM: the keyboard is never locked
+        case 2: value = modes.keyboardLocked ? 1 : 2  // KAM
+        case 3: value = 2  // CRM: controls are acted on, never shown
         case 4: value = modes.insert ? 1 : 2
-        case 12: value = 4  // SRM: local echo is never done by the terminal
+        case 12: value = modes.sendReceive ? 1 : 2  // SRM
         case 20: value = modes.newline ? 1 : 2
+        case 1, 5, 7, 10, 11, 13...19: value = 4
         default: value = 0
         }
         reply("\u{1B}[\(mode);\(value)$y")
@@ -114,16 +119,20 @@ extension TerminalState {
         switch mode {
         case 1: return modes.applicationCursorKeys
         case 3: return columns == 132
+        case 4: return modes.smoothScroll
         case 5: return modes.reverseVideo
         case 6: return modes.origin
         case 7: return modes.autowrap
         case 9: return modes.mouseTracking == .x10
         case 12: return modes.cursorBlink
+        case 18: return modes.printFormFeed
+        case 19: return modes.printFullScreen
         case 25: return modes.cursorVisible
         case 40: return modes.allowColumnSwitch
         case 45: return modes.reverseWrap
         case 47, 1047: return isAlternateScreen
         case 66: return modes.applicationKeypad
+        case 67: return modes.backarrowSendsBackspace
         case 69: return modes.leftRightMargins
         case 1000: return modes.mouseTracking == .normal
         case 1002: return modes.mouseTracking == .buttonEvent

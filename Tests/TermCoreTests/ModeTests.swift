@@ -57,6 +57,15 @@ struct ModeTests {
         #expect(t.cellAt(2, 0).style == Style())
     }
 
+    @Test("DECSTR turns off DECLRMM with its margins and reverse wraparound, as xterm's soft reset does")
+    func softResetDropsHorizontalMarginsAndReverseWrap() {
+        let t = terminal(20, 3, "\(CSI)?69h\(CSI)3;8s\(CSI)?45h\(CSI)!p")
+        #expect(!t.modes.leftRightMargins && !t.modes.reverseWrap)
+        #expect(t.horizontalMargins == 0...19)
+        t.feed("\(CSI)?69h" + String(repeating: "a", count: 25))
+        #expect(t.screenLines == [String(repeating: "a", count: 20), "aaaaa", ""])
+    }
+
     @Test func titleFromOSC() {
         #expect(terminal(10, 2, "\(ESC)]2;hello\u{07}").title == "hello")
         #expect(terminal(10, 2, "\(ESC)]0;both\(ESC)\\").title == "both")

@@ -49,8 +49,31 @@ struct ReplyTests {
         #expect(replies("\(CSI)4$p") == "\(CSI)4;2$y")
         #expect(replies("\(CSI)4h\(CSI)4$p") == "\(CSI)4;1$y")
         #expect(replies("\(CSI)20h\(CSI)20$p") == "\(CSI)20;1$y")
-        #expect(replies("\(CSI)2$p") == "\(CSI)2;4$y")  // KAM: permanently reset
         #expect(replies("\(CSI)99$p") == "\(CSI)99;0$y")  // not recognised
+    }
+
+    @Test("KAM and SRM are reported as set or reset, SRM set at power-on (xterm's do_rpm)")
+    func modeReportsForKeyboardActionAndSendReceive() {
+        #expect(replies("\(CSI)2$p") == "\(CSI)2;2$y")
+        #expect(replies("\(CSI)2h\(CSI)2$p") == "\(CSI)2;1$y")
+        #expect(replies("\(CSI)12$p") == "\(CSI)12;1$y")
+        #expect(replies("\(CSI)12l\(CSI)12$p") == "\(CSI)12;2$y")
+    }
+
+    @Test("ECMA-48 modes a terminal emulator has no use for are permanently reset; CRM is reset (xterm's do_rpm)")
+    func modeReportsForUnusedANSIModes() {
+        for mode in [1, 5, 7, 10, 11, 13, 14, 15, 16, 17, 18, 19] {
+            #expect(replies("\(CSI)\(mode)$p") == "\(CSI)\(mode);4$y", "mode \(mode)")
+        }
+        #expect(replies("\(CSI)3$p") == "\(CSI)3;2$y")
+    }
+
+    @Test("DECSCLM, DECPFF, DECPEX and DECBKM can be set and reset, all reset at power-on")
+    func modeReportsForStoredDECModes() {
+        for mode in [4, 18, 19, 67] {
+            #expect(replies("\(CSI)?\(mode)$p") == "\(CSI)?\(mode);2$y", "mode \(mode)")
+            #expect(replies("\(CSI)?\(mode)h\(CSI)?\(mode)$p") == "\(CSI)?\(mode);1$y", "mode \(mode)")
+        }
     }
 
     @Test func modeReportsForDECModes() {
