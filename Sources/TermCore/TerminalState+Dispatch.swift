@@ -255,7 +255,7 @@ extension TerminalState: VTHandler {
             for index in 0..<sequence.count { setDECMode(sequence[index], sequence.final == UInt8(ascii: "h")) }
         case UInt8(ascii: "J"): eraseDisplay(sequence[0], selective: true)  // DECSED
         case UInt8(ascii: "K"): eraseLine(sequence[0], selective: true)  // DECSEL
-        case UInt8(ascii: "n"): decDeviceStatusReport(sequence[0])  // DSR, DEC form
+        case UInt8(ascii: "n"): decDeviceStatusReport(sequence[0], sequence[1])  // DSR, DEC form
         case UInt8(ascii: "u"): reply("\u{1B}[?\(modes.kittyKeyboardFlags)u")  // kitty flags query
         default: counters.unknownSequences += 1
         }

@@ -195,10 +195,12 @@ extension TerminalState {
         if isAlternateScreen { savedAlternate = home } else { savedPrimary = home }
     }
 
-    /// RIS, full reset: the power-on state. The scrollback survives, as in
-    /// xterm (only its "clear saved lines" menu action drops it).
+    /// RIS, full reset: the power-on state, the scrollback dropped too, as
+    /// xterm's RIS does (`ReallyReset` with `saved` set clears its saved
+    /// lines).
     mutating func fullReset() {
         if isAlternateScreen { switchScreen(toAlternate: false, clearAlternate: false) }
+        active.clearHistory()
         modes = TerminalModes()
         inactiveKittyFlags = 0
         kittyStackPrimary = []

@@ -47,8 +47,11 @@ extension TerminalState {
     /// selective erase (6), ANSI colour (22) and rectangular editing (28).
     mutating func primaryDeviceAttributes() { reply("\u{1B}[?64;1;6;22;28c") }
 
-    /// DA2 (`CSI > c`): terminal type 1 (VT220), firmware 10, ROM 0.
-    mutating func secondaryDeviceAttributes() { reply("\u{1B}[>1;10;0c") }
+    /// DA2 (`CSI > c`): terminal type 41, a VT420, as DA1's class 64 says
+    /// (VT510 manual, DA2: 1 VT220, 24 VT320, 41 VT420, 61 VT510); firmware
+    /// 379, the xterm patch level whose behaviour the engine is measured
+    /// against (esctest2), as xterm reports its own; ROM 0.
+    mutating func secondaryDeviceAttributes() { reply("\u{1B}[>41;379;0c") }
 
     /// DA3 (`CSI = c`): unit id 0.
     mutating func tertiaryDeviceAttributes() { reply("\u{1B}P!|00000000\u{1B}\\") }
@@ -63,15 +66,24 @@ extension TerminalState {
         }
     }
 
-    /// DEC-specific DSR (`CSI ? Ps n`): 6 extended cursor position (DECXCPR),
-    /// 15 printer (none), 25 user-defined keys (locked), 26 keyboard (North American).
-    mutating func decDeviceStatusReport(_ request: Int) {
+    /// DEC-specific DSR (`CSI ? Ps n`, VT510 manual DECDSR): 6 extended
+    /// cursor position (DECXCPR), 15 printer (none), 25 user-defined keys
+    /// (locked), 26 keyboard (North American), 55 locator status (none: 50),
+    /// 56 locator type (unknown: 57;0), 63 macro space checksum (DECCKSR, no
+    /// macros: `DCS Pid ! ~ 0000 ST`), 75 data integrity (no errors: 70),
+    /// 85 multiple sessions (not configured: 83).
+    mutating func decDeviceStatusReport(_ request: Int, _ identifier: Int) {
         guard wantsReplies else { return }
         switch request {
         case 6: reply("\u{1B}[?\(reportedRow + 1);\(reportedColumn + 1);1R")
         case 15: reply("\u{1B}[?13n")
         case 25: reply("\u{1B}[?21n")
         case 26: reply("\u{1B}[?27;1;0;0n")
+        case 55: reply("\u{1B}[?50n")
+        case 56: reply("\u{1B}[?57;0n")
+        case 63: reply("\u{1B}P\(identifier)!~0000\u{1B}\\")
+        case 75: reply("\u{1B}[?70n")
+        case 85: reply("\u{1B}[?83n")
         default: counters.unknownSequences += 1
         }
     }

@@ -30,7 +30,8 @@ struct ReplyTests {
     }
 
     @Test func secondaryAndTertiaryDeviceAttributes() {
-        #expect(replies("\(CSI)>c") == "\(CSI)>1;10;0c")
+        #expect(replies("\(CSI)>c") == "\(CSI)>41;379;0c")
+        #expect(replies("\(CSI)>0c") == "\(CSI)>41;379;0c")
         #expect(replies("\(CSI)=c") == "\(ESC)P!|00000000\(ESC)\\")
     }
 
@@ -39,6 +40,15 @@ struct ReplyTests {
         #expect(replies("\(CSI)3;7H\(CSI)6n") == "\(CSI)3;7R")
         // Under DECOM the report is relative to the scroll region.
         #expect(replies("\(CSI)5;10r\(CSI)?6h\(CSI)2;3H\(CSI)6n") == "\(CSI)2;3R")
+    }
+
+    @Test("DECDSR: no locator, locator type unknown, no macros, no integrity errors, one session (VT510 manual)")
+    func decDeviceStatusReports() {
+        #expect(replies("\(CSI)?55n") == "\(CSI)?50n")
+        #expect(replies("\(CSI)?56n") == "\(CSI)?57;0n")
+        #expect(replies("\(CSI)?63;123n") == "\(ESC)P123!~0000\(ESC)\\")
+        #expect(replies("\(CSI)?75n") == "\(CSI)?70n")
+        #expect(replies("\(CSI)?85n") == "\(CSI)?83n")
     }
 
     @Test func extendedCursorPosition() {
