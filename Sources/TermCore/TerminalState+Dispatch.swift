@@ -28,9 +28,10 @@ extension TerminalState: VTHandler {
         case 0x0E: charsets.gl = 1  // SO: invoke G1
         case 0x0F: charsets.gl = 0  // SI: invoke G0
         case 0x84: lineFeed()  // IND
-        case 0x85:  // NEL
-            carriageReturn()
+        case 0x85:  // NEL: index, then carriage return (xterm): whether the
+            // region scrolls depends on the column before the return
             lineFeed()
+            carriageReturn()
         case 0x88: tabStops[cursor.col] = true  // HTS
         case 0x8D: reverseIndex()  // RI
         case 0x8E: charsets.singleShift = 2  // SS2
@@ -52,8 +53,10 @@ extension TerminalState: VTHandler {
         lastGraphic = nil
         if intermediates.isEmpty {
             switch final {
+            case UInt8(ascii: "6"): backIndex()  // DECBI
             case UInt8(ascii: "7"): saveCursor()  // DECSC
             case UInt8(ascii: "8"): restoreCursor()  // DECRC
+            case UInt8(ascii: "9"): forwardIndex()  // DECFI
             case UInt8(ascii: "D"): execute(0x84)  // IND
             case UInt8(ascii: "E"): execute(0x85)  // NEL
             case UInt8(ascii: "H"): execute(0x88)  // HTS
@@ -219,7 +222,9 @@ extension TerminalState: VTHandler {
             default: counters.unknownSequences += 1
             }
         } else if intermediates.isOnly(UInt8(ascii: "'")) {
-            guard cursor.row >= scrollTop && cursor.row <= scrollBottom else { return }
+            // DEC STD 070: ignored when the cursor is outside the scroll
+            // area, the left and right margins included.
+            guard cursorInScrollRegion else { return }
             switch sequence.final {
             case UInt8(ascii: "}"): insertColumns(at: cursor.col, count: count)  // DECIC
             case UInt8(ascii: "~"): deleteColumns(at: cursor.col, count: count)  // DECDC
@@ -256,6 +261,10 @@ extension TerminalState: VTHandler {
         case UInt8(ascii: "J"): eraseDisplay(sequence[0], selective: true)  // DECSED
         case UInt8(ascii: "K"): eraseLine(sequence[0], selective: true)  // DECSEL
         case UInt8(ascii: "n"): decDeviceStatusReport(sequence[0], sequence[1])  // DSR, DEC form
+        case UInt8(ascii: "s"):  // XTSAVE
+            for index in 0..<sequence.count { saveDECMode(sequence[index]) }
+        case UInt8(ascii: "r"):  // XTRESTORE
+            for index in 0..<sequence.count { restoreDECMode(sequence[index]) }
         case UInt8(ascii: "u"): reply("\u{1B}[?\(modes.kittyKeyboardFlags)u")  // kitty flags query
         default: counters.unknownSequences += 1
         }

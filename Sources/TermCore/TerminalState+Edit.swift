@@ -244,6 +244,32 @@ extension TerminalState {
         for row in scrollTop...scrollBottom { insertCells(row: row, at: col, count: count, right: rightMargin) }
     }
 
+    /// DECBI, back index (VT420; DEC STD 070): one column left; at the
+    /// left margin the scroll area's columns move right one instead, a
+    /// blank column entering at the margin. Left of the margin, at the
+    /// screen's edge, nothing happens.
+    mutating func backIndex() {
+        cursor.pendingWrap = false
+        if cursor.col == leftMargin {
+            if cursorInScrollRegion { insertColumns(at: leftMargin, count: 1) }
+        } else if cursor.col > 0 {
+            cursor.col -= 1
+        }
+    }
+
+    /// DECFI, forward index (VT420; DEC STD 070): one column right; at the
+    /// right margin the scroll area's columns move left one instead, a
+    /// blank column entering at the margin. Right of the margin, at the
+    /// screen's edge, nothing happens.
+    mutating func forwardIndex() {
+        cursor.pendingWrap = false
+        if cursor.col == rightMargin {
+            if cursorInScrollRegion { deleteColumns(at: leftMargin, count: 1) }
+        } else if cursor.col < columns - 1 {
+            cursor.col += 1
+        }
+    }
+
     /// DECALN: fills the screen with `E`, resets the margins and homes the
     /// cursor (DEC STD 070, screen alignment).
     mutating func screenAlignment() {

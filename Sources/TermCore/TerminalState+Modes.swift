@@ -71,6 +71,21 @@ extension TerminalState {
         }
     }
 
+    /// XTSAVE (`CSI ? Pm s`): remembers the state of a DEC private mode
+    /// for XTRESTORE. Only modes the terminal implements are kept, so the
+    /// saved set is bounded by them.
+    mutating func saveDECMode(_ mode: Int) {
+        guard let isSet = decModeState(mode) else { return }
+        savedDECModes[mode] = isSet
+    }
+
+    /// XTRESTORE (`CSI ? Pm r`): sets a DEC private mode back to what
+    /// XTSAVE saved; a mode never saved is left as it is.
+    mutating func restoreDECMode(_ mode: Int) {
+        guard let isSet = savedDECModes[mode] else { return }
+        setDECMode(mode, isSet)
+    }
+
     /// Mouse tracking modes exclude each other: setting one replaces the
     /// other; resetting one that is not in force changes nothing.
     mutating func setMouseTracking(_ tracking: TerminalModes.MouseTracking, _ on: Bool) {

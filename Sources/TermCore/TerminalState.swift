@@ -68,6 +68,9 @@ struct TerminalState {
     var scrollTop = 0
     var scrollBottom: Int
     var tabStops: [Bool]
+    /// XTSAVE's saved DEC private modes, by number (at most one entry per
+    /// mode `decModeState` knows).
+    var savedDECModes: [Int: Bool] = [:]
     /// DECSC slots, one per screen as in xterm.
     var savedPrimary: SavedCursor?
     var savedAlternate: SavedCursor?

@@ -67,6 +67,16 @@ struct ModeTests {
         #expect(t.screenLines == [String(repeating: "a", count: 20), "aaaaa", ""])
     }
 
+    @Test("XTSAVE and XTRESTORE save DEC private modes and set them back; unsaved modes stay (xtermsave.py)")
+    func xtermSaveAndRestoreModes() {
+        let t = terminal(10, 2, "\(CSI)?7;1;2004h\(CSI)?7;1;2004s\(CSI)?7;1;2004l")
+        #expect(!t.modes.autowrap && !t.modes.applicationCursorKeys && !t.modes.bracketedPaste)
+        t.feed("\(CSI)?7;2004r")
+        #expect(t.modes.autowrap && t.modes.bracketedPaste && !t.modes.applicationCursorKeys)
+        t.feed("\(CSI)?1r\(CSI)?25l\(CSI)?25r")  // 25 was never saved
+        #expect(t.modes.applicationCursorKeys && !t.cursor.isVisible)
+    }
+
     @Test func titleFromOSC() {
         #expect(terminal(10, 2, "\(ESC)]2;hello\u{07}").title == "hello")
         #expect(terminal(10, 2, "\(ESC)]0;both\(ESC)\\").title == "both")
