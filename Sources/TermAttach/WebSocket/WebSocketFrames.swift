@@ -60,6 +60,9 @@ struct WebSocketFrameParser {
     private var message: [UInt8] = []
     private var messageOpcode: UInt8?
     private var control: [UInt8] = []
+    /// Bytes written into message buffers: payload appended, plus bytes moved
+    /// when a buffer was reallocated. For tests of linear reassembly.
+    private(set) var reassemblyBytesCopied = 0
 
     init(messageLimit: Int) {
         self.messageLimit = messageLimit
@@ -83,6 +86,7 @@ struct WebSocketFrameParser {
                 control.append(contentsOf: chunk)
             } else {
                 message.append(contentsOf: chunk)
+                reassemblyBytesCopied += take
             }
             remaining -= take
             offset += take
@@ -157,7 +161,19 @@ struct WebSocketFrameParser {
                 throw WebSocketFailure(
                     closeCode: WebSocketCloseCode.messageTooBig, error: .messageTooLarge(limit: messageLimit))
             }
-            message.reserveCapacity(message.count + Int(length))
+            let needed = message.count + Int(length)
+            if needed > message.capacity {
+                // Growing by exactly what each fragment needs moves the whole
+                // message again for every fragment: quadratic (15 MiB in 1 KiB
+                // fragments took 14 s). A message in one frame reserves its
+                // length; a fragmented one reserves the message limit once,
+                // which is address space only (pages are touched as payload
+                // arrives), so each byte is copied in once. finishFrame copies
+                // a small result once more to its size: at most 2× in all.
+                let capacity = frameIsFinal && message.isEmpty ? needed : messageLimit
+                reassemblyBytesCopied += message.count
+                message.reserveCapacity(capacity)
+            }
         }
         remaining = Int(length)
         inPayload = true
@@ -191,9 +207,15 @@ struct WebSocketFrameParser {
             events.append(.close(code: code, reason: String(decoding: reason, as: UTF8.self)))
         default:
             guard frameIsFinal, let opcode = messageOpcode else { return }
-            let complete = message
+            var complete = message
             message = []
             messageOpcode = nil
+            if complete.capacity - complete.count > max(complete.count, Self.slackKept) {
+                // A fragmented message that ended well under the limit: do not
+                // keep the limit's address space reserved while it waits.
+                complete = Self.exactCopy(complete)
+                reassemblyBytesCopied += complete.count
+            }
             if opcode == WebSocketOpcode.text {
                 guard UTF8Validation.isValid(complete) else {
                     throw WebSocketFailure(
@@ -204,6 +226,20 @@ struct WebSocketFrameParser {
             } else {
                 events.append(.binary(complete))
             }
+        }
+    }
+
+    /// A reassembled message keeps at most this much unused capacity (or its
+    /// own size, if larger) rather than being copied to its size: 64 KiB, so
+    /// small fragmented messages do not each pin the limit's address space.
+    static let slackKept = 64 * 1024
+
+    /// `bytes` in a buffer of exactly their size (`Array(bytes)` would share
+    /// the oversized buffer).
+    private static func exactCopy(_ bytes: [UInt8]) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, count in
+            _ = buffer.initialize(from: bytes)
+            count = bytes.count
         }
     }
 
