@@ -70,13 +70,15 @@ final class MessageQueue: Sendable {
         if wakeProducer { space.signal() }
     }
 
-    /// Ends the queue at once, dropping what waits (a local close).
+    /// Ends the queue at once, dropping what waits (a local close). An end
+    /// already set (the server's close, a protocol error) is kept: it is the
+    /// real cause, and a close racing with it must not rename it.
     func cancel(_ end: AttachError) {
         let wakeProducer = state.withLock { state -> Bool in
             state.items.removeAll()
             state.head = 0
             state.bytes = 0
-            state.end = .failure(end)
+            if state.end == nil { state.end = .failure(end) }
             if let waiter = state.waiter {
                 state.waiter = nil
                 waiter.resume(returning: .failure(end))
