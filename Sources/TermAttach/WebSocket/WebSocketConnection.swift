@@ -44,6 +44,10 @@ final class WebSocketConnection: MessageChannel {
         var statistics = PongStatistics()
     }
     private let pongs = Locked(PongSlot())
+    /// Why the reader ended the connection (the server's close, a protocol
+    /// violation, EOF), set before the stream is shut down: a send that fails
+    /// afterwards reports this cause, not the broken pipe it ran into.
+    private let endCause = Locked<AttachError?>(nil)
     var pongStatistics: PongStatistics { pongs.withLock { $0.statistics } }
 
     /// Connects, runs TLS when the endpoint is `https`, and upgrades.
@@ -138,17 +142,19 @@ final class WebSocketConnection: MessageChannel {
                 do throws(AttachError) {
                     count = try stream.read(into: buffer, deadline: nil)
                 } catch {
-                    queue.finish(.failure(closing.load(ordering: .relaxed) ? .closedLocally : error))
+                    let cause = endCause.withLock { $0 } ?? (closing.load(ordering: .relaxed) ? .closedLocally : error)
+                    endWith(cause)
+                    queue.finish(.failure(cause))
                     stream.shutdown()
                     return
                 }
                 if count == 0 {
-                    queue.finish(
-                        .failure(
-                            closing.load(ordering: .relaxed)
-                                ? .closedLocally
-                                : .connectionLost("the server ended the connection without a close frame")
-                        ))
+                    let cause: AttachError =
+                        endCause.withLock { $0 }
+                        ?? (closing.load(ordering: .relaxed)
+                            ? .closedLocally : .connectionLost("the server ended the connection without a close frame"))
+                    endWith(cause)
+                    queue.finish(.failure(cause))
                     stream.shutdown()
                     return
                 }
@@ -160,6 +166,7 @@ final class WebSocketConnection: MessageChannel {
             for event in events where !handle(event) { return }
             // The consumer learns the real cause first: a local close racing
             // with this must not turn it into "closed by this client".
+            endWith(error.error)
             queue.finish(.failure(error.error))
             // RFC 6455 §7.1.7: fail the connection, telling the server why.
             let frame = WebSocketFrameWriter.closeFrame(
@@ -196,6 +203,7 @@ final class WebSocketConnection: MessageChannel {
             return queue.push(.pong)
         case .close(let code, let reason):
             // §5.5.1: echo the close (unless this side began it), then end TCP.
+            endWith(.closedByServer(code: code, reason: reason))
             queue.finish(.success(.closed(code: code, reason: reason)))
             if !closing.exchange(true, ordering: .relaxed) {
                 let frame = WebSocketFrameWriter.closeFrame(
@@ -263,7 +271,13 @@ final class WebSocketConnection: MessageChannel {
         return generator.next()
     }
 
+    /// Records the first cause of the connection's end.
+    private func endWith(_ cause: AttachError) {
+        endCause.withLock { if $0 == nil { $0 = cause } }
+    }
+
     private func sendFrame(_ frame: [UInt8]) async throws(AttachError) {
+        if let cause = endCause.withLock({ $0 }) { throw cause }
         if closing.load(ordering: .relaxed) { throw AttachError.closedLocally }
         let result: Result<Void, AttachError> = await withCheckedContinuation { continuation in
             writer.async { [self] in
@@ -272,9 +286,16 @@ final class WebSocketConnection: MessageChannel {
                     try stream.write(frame, deadline: deadline)
                     continuation.resume(returning: .success(()))
                 } catch {
-                    // After a local close a failed write is that close, not a loss.
-                    continuation.resume(
-                        returning: .failure(self.closing.load(ordering: .relaxed) ? .closedLocally : error))
+                    // After the reader ended the connection a failed write is
+                    // that end; after a local close it is that close. Else the
+                    // write's own failure ends the connection (a partial frame
+                    // cannot be taken back): the reader then drains and stops.
+                    let cause =
+                        self.endCause.withLock { $0 }
+                        ?? (self.closing.load(ordering: .relaxed) ? .closedLocally : error)
+                    self.endWith(cause)
+                    self.stream.shutdown()
+                    continuation.resume(returning: .failure(cause))
                 }
             }
         }

@@ -197,7 +197,9 @@ struct WebSocketFrameParser {
             }
             guard body.count >= 2 else { throw violation("a close frame with a one-byte body") }
             let code = UInt16(body[0]) << 8 | UInt16(body[1])
-            guard Self.isValidReceivedCloseCode(code) else { throw violation("close code \(code) is not allowed") }
+            guard Self.isValidReceivedCloseCode(code) else {
+                throw violation("close code \(code) is not allowed (\(Self.closeCodeRule(code)))")
+            }
             let reason = Array(body[2...])
             guard UTF8Validation.isValid(reason) else {
                 throw WebSocketFailure(
@@ -248,6 +250,16 @@ struct WebSocketFrameParser {
         switch code {
         case 1000...1003, 1007...1014, 3000...4999: return true
         default: return false
+        }
+    }
+
+    /// Why a received close code is invalid, with the RFC's section.
+    static func closeCodeRule(_ code: UInt16) -> String {
+        switch code {
+        case 0...999: return "RFC 6455 §7.4.2: codes 0–999 are not used"
+        case 1004...1006, 1015: return "RFC 6455 §7.4.1: reserved, never sent in a close frame"
+        case 1016...2999: return "RFC 6455 §7.4.2: reserved for future versions of the protocol"
+        default: return "RFC 6455 §7.4.2: not a defined close code"
         }
     }
 
