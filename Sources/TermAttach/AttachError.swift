@@ -59,7 +59,12 @@ public enum AttachError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    /// One line, with every server-provided part (reasons, bodies, details)
+    /// passed through ``ServerText/sanitized(_:)``: the CLI prints it to a
+    /// terminal as it is.
+    public var description: String { ServerText.sanitized(unsanitizedDescription) }
+
+    private var unsanitizedDescription: String {
         switch self {
         case .invalidURL(let detail): return detail
         case .hostNotFound(let host, let detail): return "cannot resolve host \(host): \(detail)"
