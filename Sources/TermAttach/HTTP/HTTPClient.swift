@@ -26,7 +26,9 @@ public struct URLSessionHTTPTransport: HTTPTransport {
 
 /// A session as `GET /live-sessions` lists it.
 public struct LiveSession: Equatable, Sendable {
-    /// The id as the server wrote it (a UUID v4 for every real session).
+    /// The id as the server wrote it, checked to be a UUID v4 (see
+    /// ``SessionID``) before the listing hands it out: it becomes a file name
+    /// and a URL path, so anything else (`../../x`, escapes) is skipped.
     public var id: String
     public var status: ActivityState
     public var pending: Bool
@@ -36,6 +38,15 @@ public struct LiveSession: Equatable, Sendable {
     public var rows: Int?
     public var exited: Bool
     public var cwd: String?
+}
+
+/// What `GET /live-sessions` answered: the sessions with a valid id, and
+/// how many entries were skipped for lacking one.
+public struct LiveSessionListing: Equatable, Sendable {
+    public var sessions: [LiveSession]
+    /// Entries whose id is missing or not a UUID v4 (or that are not objects):
+    /// never used as a path or in a URL. The CLI warns with this count.
+    public var skippedInvalidIDs: Int
 }
 
 /// One entry of a session's timeline (`GET /live-sessions/:id/events`).
@@ -73,20 +84,30 @@ public struct AttachHTTPClient: Sendable {
         self.transport = transport
     }
 
-    /// `GET /live-sessions`: the sessions running on the server.
+    /// `GET /live-sessions`: the sessions running on the server whose id
+    /// is a UUID v4 (others are skipped: see ``liveSessionListing()``).
     public func liveSessions() async throws(AttachError) -> [LiveSession] {
+        try await liveSessionListing().sessions
+    }
+
+    /// `GET /live-sessions`, with the count of entries skipped because their
+    /// id is not a UUID v4 (the protocol's only form of id).
+    public func liveSessionListing() async throws(AttachError) -> LiveSessionListing {
         guard case .array(let items) = try await get("/live-sessions") else {
             throw AttachError.badResponse(
                 "GET /live-sessions did not answer a JSON array: is this a web-terminal server?")
         }
-        return items.compactMap(Self.liveSession)
+        let sessions = items.compactMap(Self.liveSession)
+        return LiveSessionListing(sessions: sessions, skippedInvalidIDs: items.count - sessions.count)
     }
 
     /// `GET /live-sessions/:id/preview`: the tail of the session's output,
     /// decoded by TermRender's tolerant reader (the cut may fall inside an
     /// escape, a UTF-8 sequence or a surrogate pair).
+    /// - Throws: ``AttachError/invalidArgument(_:)`` without a request when
+    ///   `id` is not a UUID v4.
     public func preview(id: String) async throws(AttachError) -> Preview {
-        let path = "/live-sessions/\(escaped(id))/preview"
+        let path = "/live-sessions/\(try checked(id))/preview"
         let data = try await request("GET", path, origin: nil)
         do {
             return try Preview(json: data)
@@ -104,7 +125,7 @@ public struct AttachHTTPClient: Sendable {
 
     /// `GET /live-sessions/:id/events`; entries of unknown class are skipped.
     public func events(id: String) async throws(AttachError) -> [TimelineEvent] {
-        let path = "/live-sessions/\(escaped(id))/events"
+        let path = "/live-sessions/\(try checked(id))/events"
         guard case .array(let items) = try await get(path) else {
             throw AttachError.badResponse("GET \(path) did not answer a JSON array")
         }
@@ -120,12 +141,14 @@ public struct AttachHTTPClient: Sendable {
     /// `DELETE /live-sessions/:id` (with `Origin`): kills the session; its
     /// attached clients see their sockets close.
     public func kill(id: String) async throws(AttachError) {
-        _ = try await request("DELETE", "/live-sessions/\(escaped(id))", origin: origin)
+        _ = try await request("DELETE", "/live-sessions/\(try checked(id))", origin: origin)
     }
 
-    private func escaped(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
-            ?? id
+    /// `id` if it is a UUID v4: hex digits and dashes only, so it needs no
+    /// escaping in a path, and `../` or `%2F` can never reach a URL.
+    private func checked(_ id: String) throws(AttachError) -> String {
+        guard SessionID(id) != nil else { throw AttachError.invalidArgument("not a session id (a UUID v4)") }
+        return id
     }
 
     private func get(_ path: String) async throws(AttachError) -> JSONTree {
@@ -228,7 +251,7 @@ enum JSONTree: Equatable {
 
 extension AttachHTTPClient {
     static func liveSession(_ item: JSONTree) -> LiveSession? {
-        guard case .object(let fields) = item, let id = fields["id"]?.string else { return nil }
+        guard case .object(let fields) = item, let id = fields["id"]?.string, SessionID(id) != nil else { return nil }
         var telemetry: Telemetry?
         if case .object(let values)? = fields["telemetry"], let at = values["at"]?.integer {
             telemetry = Telemetry(
