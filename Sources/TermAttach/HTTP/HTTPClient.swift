@@ -8,19 +8,160 @@ import TermRender
 
 /// Sends one HTTP request; the seam that lets tests replace URLSession.
 public protocol HTTPTransport: Sendable {
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+    /// Sends `request` and returns its body and response.
+    ///
+    /// The body must be counted while it arrives: one that would exceed
+    /// `maxBodyBytes` throws ``AttachError/responseTooLarge(request:limit:)``
+    /// as soon as it does, with never more than `maxBodyBytes` kept.
+    func send(_ request: URLRequest, maxBodyBytes: Int) async throws -> (Data, HTTPURLResponse)
 }
 
-/// `URLSession` data tasks (they work on Linux, unlike its WebSocket task).
+/// What ``URLSessionHTTPTransport`` has seen (for tests and diagnostics).
+struct HTTPTransportStatistics: Equatable, Sendable {
+    /// The most body bytes any one request held at once.
+    var largestBodyKept = 0
+    /// Requests refused because the body passed the limit.
+    var refusedOverLimit = 0
+}
+
+/// `URLSession` data tasks (they work on Linux, unlike its WebSocket task),
+/// with the body streamed to a delegate that counts it.
+///
+/// `URLSession.data(for:)` buffers the whole body before returning, so a
+/// limit checked afterwards protects nothing: an endless body grew to
+/// 23.6 GB. Here each chunk is counted as it arrives, and the task is
+/// cancelled the moment the body would pass the limit. The whole request
+/// also has a deadline (``AttachHTTPClient/requestTimeout``): URLRequest's
+/// timeout only bounds the silence between two chunks, so a body trickled a
+/// byte at a time would otherwise never end.
 public struct URLSessionHTTPTransport: HTTPTransport {
+    private let counters = Locked(HTTPTransportStatistics())
+
     public init() {}
 
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await URLSession.shared.data(for: request)
-        guard let http = response as? HTTPURLResponse else {
-            throw AttachError.badResponse("not an HTTP response from \(request.url?.absoluteString ?? "?")")
+    var statistics: HTTPTransportStatistics { counters.withLock { $0 } }
+
+    public func send(_ request: URLRequest, maxBodyBytes: Int) async throws -> (Data, HTTPURLResponse) {
+        let collector = BodyCollector(
+            limit: maxBodyBytes, name: "\(request.httpMethod ?? "GET") \(request.url?.path ?? "?")", counters: counters)
+        // A session of its own: its delegate is this request's collector.
+        let session = URLSession(configuration: .ephemeral, delegate: collector, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let task = session.dataTask(with: request)
+        let result: Result<(Data, HTTPURLResponse), any Error> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                collector.start(task, deadline: AttachHTTPClient.requestTimeout, continuation: continuation)
+            }
+        } onCancel: {
+            collector.finish(.failure(CancellationError()))
         }
-        return (data, http)
+        return try result.get()
+    }
+}
+
+/// Collects one response body under a byte limit (URLSession's delegate).
+private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // Invariant behind @unchecked Sendable: the mutable state lives in
+    // `state` (a lock); `limit`, `name` and `counters` are constants.
+    private struct State {
+        var body = Data()
+        var response: HTTPURLResponse?
+        var task: URLSessionTask?
+        var continuation: CheckedContinuation<Result<(Data, HTTPURLResponse), any Error>, Never>?
+        var finished = false
+    }
+
+    private let limit: Int
+    private let name: String
+    private let counters: Locked<HTTPTransportStatistics>
+    private let state = Locked(State())
+
+    init(limit: Int, name: String, counters: Locked<HTTPTransportStatistics>) {
+        self.limit = limit
+        self.name = name
+        self.counters = counters
+    }
+
+    func start(
+        _ task: URLSessionTask, deadline seconds: TimeInterval,
+        continuation: CheckedContinuation<Result<(Data, HTTPURLResponse), any Error>, Never>
+    ) {
+        let alreadyFinished = state.withLock { state -> Bool in
+            state.task = task
+            state.continuation = continuation
+            return state.finished
+        }
+        if alreadyFinished {
+            finish(.failure(CancellationError()))
+            return
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+            finish(.failure(AttachError.timeout(what: "the HTTP request \(name)", seconds: seconds)))
+        }
+        task.resume()
+    }
+
+    /// Ends the request once: resumes the caller, cancels the task, drops the body.
+    func finish(_ result: Result<(Data, HTTPURLResponse), any Error>) {
+        let (continuation, task) = state.withLock {
+            state -> (CheckedContinuation<Result<(Data, HTTPURLResponse), any Error>, Never>?, URLSessionTask?) in
+            if state.finished { return (nil, nil) }
+            state.finished = true
+            defer {
+                state.continuation = nil
+                state.body = Data()
+            }
+            return (state.continuation, state.task)
+        }
+        guard let continuation else { return }
+        if case .failure = result { task?.cancel() }
+        continuation.resume(returning: result)
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        // A declared length over the limit is refused before any body arrives.
+        if response.expectedContentLength > Int64(limit) {
+            completionHandler(.cancel)
+            refuse()
+            return
+        }
+        state.withLock { $0.response = response as? HTTPURLResponse }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let kept = state.withLock { state -> Int? in
+            if state.finished { return 0 }
+            guard state.body.count + data.count <= limit else { return nil }
+            state.body.append(data)
+            return state.body.count
+        }
+        guard let kept else {
+            refuse()
+            return
+        }
+        counters.withLock { $0.largestBodyKept = max($0.largestBodyKept, kept) }
+    }
+
+    private func refuse() {
+        counters.withLock { $0.refusedOverLimit += 1 }
+        finish(.failure(AttachError.responseTooLarge(request: name, limit: limit)))
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        if let error {
+            finish(.failure(error))
+            return
+        }
+        let (body, response) = state.withLock { ($0.body, $0.response) }
+        guard let response else {
+            finish(.failure(AttachError.badResponse("not an HTTP response from \(name)")))
+            return
+        }
+        finish(.success((body, response)))
     }
 }
 
@@ -66,9 +207,12 @@ public struct TimelineEvent: Equatable, Sendable {
 /// The server's HTTP API. Read-only GETs carry no `Origin`; mutating calls
 /// (DELETE) carry the endpoint's, as the server's guard requires.
 public struct AttachHTTPClient: Sendable {
-    /// Answers larger than this are refused (a listing is a few KiB).
+    /// Answers larger than this are refused, counted while they stream:
+    /// 16 MiB. A listing is a few KiB and a preview ~24 KB of output (up to
+    /// ~6× as JSON); 16 MiB leaves room for very many sessions or events and
+    /// keeps the CLI well under 100 MiB resident.
     public static let maxResponseBytes = 16 * 1024 * 1024
-    /// Time allowed for one request.
+    /// Time allowed for one whole request, body included: 15 s.
     public static let requestTimeout: TimeInterval = 15
 
     public let endpoint: AttachEndpoint
@@ -166,14 +310,15 @@ public struct AttachHTTPClient: Sendable {
         let data: Data
         let response: HTTPURLResponse
         do {
-            (data, response) = try await transport.send(request)
+            (data, response) = try await transport.send(request, maxBodyBytes: Self.maxResponseBytes)
         } catch let error as AttachError {
             throw error
         } catch {
             throw Self.map(error, endpoint: endpoint)
         }
+        // Any transport must refuse while streaming; this catches one that did not.
         guard data.count <= Self.maxResponseBytes else {
-            throw AttachError.badResponse("\(method) \(path) answered more than \(formatBytes(Self.maxResponseBytes))")
+            throw AttachError.responseTooLarge(request: "\(method) \(path)", limit: Self.maxResponseBytes)
         }
         guard (200..<300).contains(response.statusCode) else {
             throw AttachError.httpStatus(
