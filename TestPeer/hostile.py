@@ -25,7 +25,8 @@ Faults (--fault NAME; one per server):
                       HTTP error body of /live-sessions; on attach a status
                       detail, then a close (code 4000) with such a reason,
                       before any replay
-By default (no fault) it answers the listing, previews and attaches plainly.
+By default (no fault) it answers the listing, previews and attaches plainly;
+--preview-size COLSxROWS and --preview-bytes N shape every preview.
 """
 
 import argparse
@@ -143,10 +144,14 @@ class Hostile:
             await self.respond(writer, 200, [self.session(VALID_ID)])
             return
         if path.startswith("/live-sessions/") and path.endswith("/preview"):
-            preview = {"id": VALID_ID, "cols": 20, "rows": 4, "data": "\x1b[0mpreview text\r\n"}
+            cols, rows = (int(n) for n in self.args.preview_size.split("x"))
+            data = "\x1b[0mpreview text\r\n"
+            if self.args.preview_bytes:
+                data = ("x" * 78 + "\r\n") * (self.args.preview_bytes // 80)
+            preview = {"id": VALID_ID, "cols": cols, "rows": rows, "data": data}
             body = json.dumps(preview)
             if fault == "bad-number" and self.args.number_in == "preview":
-                body = body.replace('"cols": 20', '"cols": ' + number)
+                body = body.replace('"cols": %d' % cols, '"cols": ' + number)
             await self.respond(writer, 200, body.encode())
             return
         await self.respond(writer, 404, {"error": "not found"}, "Not Found")
@@ -262,6 +267,8 @@ async def main():
     parser.add_argument("--fragment-bytes", type=int, default=1024)
     parser.add_argument("--number", default="1e400")
     parser.add_argument("--number-in", choices=["preview", "listing", "frames"], default="preview")
+    parser.add_argument("--preview-size", default="20x4", help="COLSxROWS of every preview")
+    parser.add_argument("--preview-bytes", type=int, default=0, help="a preview's data of about this size")
     parser.add_argument("--hold", type=float, default=60)
     parser.add_argument("--max-lifetime", type=float, default=300)
     args = parser.parse_args()

@@ -18,7 +18,7 @@ extension HostileTests {
             #expect(
                 run.errors
                     == "termengine sessions: GET /live-sessions answered more than the limit of 16 MiB: refused "
-                        + "(a web-terminal server's answers are a few KiB: is this the right server?)\n")
+                    + "(a web-terminal server's answers are a few KiB: is this the right server?)\n")
             #expect(run.peakResidentBytes < HostileTests.residentLimit, "peak \(run.peakResidentBytes) bytes")
         }
 

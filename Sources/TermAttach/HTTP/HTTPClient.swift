@@ -212,6 +212,15 @@ public struct AttachHTTPClient: Sendable {
     /// ~6× as JSON); 16 MiB leaves room for very many sessions or events and
     /// keeps the CLI well under 100 MiB resident.
     public static let maxResponseBytes = 16 * 1024 * 1024
+    /// A preview larger than this is refused: 1 MiB. It is ~24 KB of output,
+    /// at most ~6× that as JSON (144 KB); TermRender's preview reader keeps
+    /// every key of the object, so its input stays small.
+    public static let maxPreviewBytes = 1024 * 1024
+    /// The most pixels a thumbnail may have: 2,500,000 (10 MB as RGBA; the
+    /// renderer's buffers bring a 240×100 session's run to ~70 MB peak). At
+    /// 8×13 pixels a cell that is ~24,000 cells (240×100, 300×80), larger than
+    /// real windows; a larger session is drawn with fewer pixels a cell.
+    public static let maxThumbnailPixels = 2_500_000
     /// Time allowed for one whole request, body included: 15 s.
     public static let requestTimeout: TimeInterval = 15
 
@@ -252,7 +261,7 @@ public struct AttachHTTPClient: Sendable {
     ///   `id` is not a UUID v4.
     public func preview(id: String) async throws(AttachError) -> Preview {
         let path = "/live-sessions/\(try checked(id))/preview"
-        let data = try await request("GET", path, origin: nil)
+        let data = try await request("GET", path, origin: nil, maxBytes: Self.maxPreviewBytes)
         do {
             return try Preview(json: data)
         } catch {
@@ -262,9 +271,31 @@ public struct AttachHTTPClient: Sendable {
 
     /// The session's preview drawn as a PNG thumbnail (TermRender's
     /// renderer; `.minimap` is 2×4 pixels a cell, `.full` uses the font).
+    ///
+    /// A session larger than ``maxThumbnailPixels`` allows at `size` is drawn
+    /// at the largest of `.minimap` (2×4), 1×2 and 1×1 pixels a cell that fits:
+    /// the server chooses the size (up to 1000×1000 cells, which at `.full`
+    /// took 1.26 GB and 15 s).
     public func thumbnailPNG(id: String, size: ThumbnailRenderer.Size = .full) async throws(AttachError) -> [UInt8] {
         let preview = try await preview(id: id)
-        return ThumbnailRenderer.png(preview.terminal().snapshot(), size: size)
+        let fitting = Self.thumbnailSize(size, columns: preview.columns, rows: preview.rows)
+        return ThumbnailRenderer.png(preview.terminal().snapshot(), size: fitting)
+    }
+
+    /// `requested`, or the largest smaller cell size whose picture of
+    /// `columns`×`rows` cells has at most ``maxThumbnailPixels`` pixels.
+    static func thumbnailSize(_ requested: ThumbnailRenderer.Size, columns: Int, rows: Int) -> ThumbnailRenderer.Size {
+        func pixels(_ size: ThumbnailRenderer.Size) -> Int {
+            switch size {
+            case .full: return columns * 8 * rows * 13
+            case .minimap(let width, let height): return columns * width * rows * height
+            }
+        }
+        let candidates: [ThumbnailRenderer.Size] = [
+            requested, .minimap, .minimap(cellWidth: 1, cellHeight: 2), .minimap(cellWidth: 1, cellHeight: 1),
+        ]
+        return candidates.first { pixels($0) <= maxThumbnailPixels && pixels($0) <= pixels(requested) }
+            ?? .minimap(cellWidth: 1, cellHeight: 1)
     }
 
     /// `GET /live-sessions/:id/events`; entries of unknown class are skipped.
@@ -303,22 +334,24 @@ public struct AttachHTTPClient: Sendable {
         return tree
     }
 
-    private func request(_ method: String, _ path: String, origin: String?) async throws(AttachError) -> Data {
+    private func request(_ method: String, _ path: String, origin: String?, maxBytes: Int = maxResponseBytes)
+        async throws(AttachError) -> Data
+    {
         var request = URLRequest(url: endpoint.url(path: path), timeoutInterval: Self.requestTimeout)
         request.httpMethod = method
         if let origin { request.setValue(origin, forHTTPHeaderField: "Origin") }
         let data: Data
         let response: HTTPURLResponse
         do {
-            (data, response) = try await transport.send(request, maxBodyBytes: Self.maxResponseBytes)
+            (data, response) = try await transport.send(request, maxBodyBytes: maxBytes)
         } catch let error as AttachError {
             throw error
         } catch {
             throw Self.map(error, endpoint: endpoint)
         }
         // Any transport must refuse while streaming; this catches one that did not.
-        guard data.count <= Self.maxResponseBytes else {
-            throw AttachError.responseTooLarge(request: "\(method) \(path)", limit: Self.maxResponseBytes)
+        guard data.count <= maxBytes else {
+            throw AttachError.responseTooLarge(request: "\(method) \(path)", limit: maxBytes)
         }
         guard (200..<300).contains(response.statusCode) else {
             throw AttachError.httpStatus(

@@ -17,15 +17,23 @@ final class MessageQueue: Sendable {
 
     /// Bytes of messages that may wait before the reader blocks.
     let byteLimit: Int
+    /// What each waiting message counts for besides its payload: 64 bytes,
+    /// about its array header and queue slot. Without it empty text frames
+    /// (2 bytes on the wire each) would queue without limit while the
+    /// consumer is busy.
+    static let messageOverhead = 64
     private let state = Locked(State())
     private let space = DispatchSemaphore(value: 0)
 
     init(byteLimit: Int) { self.byteLimit = byteLimit }
 
+    /// Bytes counted for the messages waiting now (for tests).
+    var queuedBytes: Int { state.withLock { $0.bytes } }
+
     private static func size(_ message: ChannelMessage) -> Int {
         switch message {
-        case .text(let bytes), .binary(let bytes): return bytes.count
-        case .pong, .closed: return 0
+        case .text(let bytes), .binary(let bytes): return bytes.count + messageOverhead
+        case .pong, .closed: return messageOverhead
         }
     }
 
@@ -37,6 +45,9 @@ final class MessageQueue: Sendable {
         while true {
             let outcome: Bool? = state.withLock { state in
                 if state.end != nil { return false }
+                // A pong only says "the server answered": one waiting is as
+                // good as many (unsolicited pongs are allowed, §5.5.3).
+                if message == .pong, state.items.last == .pong, state.items.count > state.head { return true }
                 if state.bytes > 0 && state.bytes + size > byteLimit {
                     state.producerWaiting = true
                     return nil

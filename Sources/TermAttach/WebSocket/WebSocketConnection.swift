@@ -84,8 +84,9 @@ final class WebSocketConnection: MessageChannel {
                     }
                     throw AttachError.handshakeInvalid("the server closed the connection during the upgrade")
                 }
+                let searched = max(0, received.count - 3)
                 received += chunk[..<count]
-                if let end = WebSocketHandshake.endOfHead(received) {
+                if let end = WebSocketHandshake.endOfHead(received, from: searched) {
                     let head = Array(received[..<end])
                     var rest = Array(received[end...])
                     if !head.starts(with: Array("HTTP/1.1 101".utf8)) {

@@ -38,11 +38,18 @@ struct JSONReader {
     /// Members of one object or elements of one array beyond this are refused
     /// (the largest frame has about a dozen keys).
     static let maxContainerCount = 4096
+    /// Values in one document beyond this are refused: 131,072. Depth and
+    /// container bounds alone let 16 MiB of `[0,0,…]` hold 8M values, and the
+    /// tree of them (24–40 bytes each, more once JSONTree owns strings)
+    /// would need hundreds of MiB; a frame has a dozen values, and a listing
+    /// of 1,000 sessions of 30 fields or 20,000 timeline events fits.
+    static let maxValues = 1 << 17
 
     private let base: UnsafeMutablePointer<UInt8>
     private let end: Int
     private var position = 0
     private var depth = 0
+    private var values = 0
 
     private init(base: UnsafeMutablePointer<UInt8>, count: Int) {
         self.base = base
@@ -72,6 +79,8 @@ struct JSONReader {
 
     private mutating func readValue() throws(JSONError) -> JSONValue {
         guard position < end else { throw JSONError("truncated JSON") }
+        values += 1
+        if values > Self.maxValues { throw JSONError("more than \(Self.maxValues) values") }
         switch base[position] {
         case UInt8(ascii: "{"): return try readObject()
         case UInt8(ascii: "["): return try readArray()
