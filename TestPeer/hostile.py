@@ -11,6 +11,11 @@ It prints `PEER-PORT <n>` once it listens and ends on SIGTERM or after
 Faults (--fault NAME; one per server):
   endless-body        every HTTP GET answers 200 with a body that never ends
                       (until --body-limit bytes or the client goes)
+  chunked             GET /live-sessions answers a valid listing in 7-byte
+                      chunks with chunk extensions and a trailer
+  endless-chunked     the same, chunked without end (until --body-limit)
+  huge-length         every GET declares Content-Length: 1 TiB, sends 1 byte
+  trickle-body        every GET sends a byte each 0.1 s (for --hold seconds)
   ping-flood-before   on `attach`, floods --pings pings and never answers
   ping-flood-after    answers `attached` and a small replay, then floods
   fragmented-replay   answers `attached`, then a replay message of about
@@ -20,6 +25,9 @@ Faults (--fault NAME; one per server):
                       frames (exit code, telemetry at); the rest stays valid
   crafted-ids         /live-sessions lists ids "../../x", one with ESC and
                       BEL, and one valid UUID v4; every preview answers
+  output-flood        after the replay, live output in 1 MiB messages as fast
+                      as the client reads (up to --body-limit bytes); what the
+                      client sends is never read
   close-code-0        after the replay, a close frame with code 0
   hostile-text        server strings carry escapes and bidi overrides: the
                       HTTP error body of /live-sessions; on attach a status
@@ -128,6 +136,38 @@ class Hostile:
                 sent += len(chunk)
                 await writer.drain()
             return
+        if fault in ("chunked", "endless-chunked"):
+            # RFC 9112 §7.1: small chunks, with an extension on each size line.
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+                         b"Connection: close\r\n\r\n")
+            body = json.dumps([self.session(VALID_ID)]).encode()
+            if fault == "endless-chunked":
+                piece = (json.dumps(self.session(VALID_ID)) + ",").encode() * 64
+                writer.write(b"%x\r\n[\r\n" % 1)
+                sent = 0
+                while sent < self.args.body_limit:
+                    writer.write(b"%x;x=y\r\n%s\r\n" % (len(piece), piece))
+                    sent += len(piece)
+                    await writer.drain()
+                return
+            for i in range(0, len(body), 7):
+                part = body[i:i + 7]
+                writer.write(b"%x;ext=1\r\n%s\r\n" % (len(part), part))
+            writer.write(b"0\r\nX-Trailer: yes\r\n\r\n")
+            await writer.drain()
+            return
+        if fault == "huge-length":
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1099511627776\r\n\r\n[")
+            await writer.drain()
+            await asyncio.sleep(self.args.hold)
+            return
+        if fault == "trickle-body":
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n[")
+            for _ in range(int(self.args.hold * 10)):
+                writer.write(b" ")
+                await writer.drain()
+                await asyncio.sleep(0.1)
+            return
         number = self.args.number
         if path == "/live-sessions":
             if fault == "hostile-text":
@@ -213,6 +253,17 @@ class Hostile:
             writer.write(text_frame(b'{"type":"output","data":"after-bad-numbers\\r\\n"}'))
             await writer.drain()
             await self.hold(reader)
+        elif fault == "output-flood":
+            # Live output as fast as the client takes it, 1 MiB messages,
+            # until --body-limit bytes; what the client sends is never read.
+            writer.write(attached + small_replay)
+            message = text_frame(replay_message(1 << 20))
+            sent = 0
+            while sent < self.args.body_limit:
+                writer.write(message)
+                sent += len(message)
+                await writer.drain()
+            await asyncio.sleep(self.args.hold)
         elif fault == "close-code-0":
             # Right after the replay, in the same write (so often in the
             # same TCP segment, and the same read of the client).

@@ -55,7 +55,42 @@ extension HostileTests {
             await #expect(throws: AttachError.closedLocally) { try await queue.receive() }
         }
 
-        @Test("the end of a handshake head is found however the head is split, each search starting where the last stopped")
+        @Test("a queue that never runs empty releases what was consumed and keeps its slots bounded")
+        func queueNeverEmpty() async throws {
+            let queue = MessageQueue(byteLimit: 1 << 20)
+            queue.push(.text([0]))
+            let message = [UInt8](repeating: 1, count: 1024)
+            for _ in 0..<10_000 {
+                queue.push(.text(message))
+                _ = try await queue.receive()
+                // Consumed slots are released at once and dropped in bulk.
+                #expect(queue.slotCount <= 2 * MessageQueue.compactAfter + 1)
+            }
+            #expect(queue.queuedBytes == 1024 + MessageQueue.messageOverhead)
+        }
+
+        @Test(
+            "a live-output flood to a client whose input is not read: attach --until --timeout 10 exits by 11 s under 100 MiB"
+        )
+        func outputFloodCLI() throws {
+            let peer = try TestPeer.hostile("output-flood", ["--body-limit", "\(40 << 30)"])
+            defer { peer.stop() }
+            let run = try MeasuredRun.termengine(
+                [
+                    "attach", peer.baseURL, "--new", "--send", String(repeating: "x", count: 4096), "--until", "NEVER",
+                    "--timeout", "10",
+                ], deadline: 30)
+            #expect(!run.timedOut)
+            #expect(run.seconds < 11, "took \(run.seconds) s")
+            #expect(run.status == 2)
+            #expect(
+                run.errors == "termengine attach: timed out after 10 s waiting for a screen line matching /NEVER/\n")
+            #expect(run.peakResidentBytes < HostileTests.residentLimit, "peak \(run.peakResidentBytes) bytes")
+        }
+
+        @Test(
+            "the end of a handshake head is found however the head is split, each search starting where the last stopped"
+        )
         func handshakeHeadScan() {
             let head = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\nrest".utf8)
             let expected = head.count - 4

@@ -22,6 +22,9 @@ final class MessageQueue: Sendable {
     /// (2 bytes on the wire each) would queue without limit while the
     /// consumer is busy.
     static let messageOverhead = 64
+    /// Consumed slots at the front are dropped once there are this many and
+    /// they are half of the array: 1024.
+    static let compactAfter = 1024
     private let state = Locked(State())
     private let space = DispatchSemaphore(value: 0)
 
@@ -29,6 +32,8 @@ final class MessageQueue: Sendable {
 
     /// Bytes counted for the messages waiting now (for tests).
     var queuedBytes: Int { state.withLock { $0.bytes } }
+    /// Slots of the queue's array, consumed ones included (for tests).
+    var slotCount: Int { state.withLock { $0.items.count } }
 
     private static func size(_ message: ChannelMessage) -> Int {
         switch message {
@@ -106,10 +111,18 @@ final class MessageQueue: Sendable {
             let wakeProducer = state.withLock { state -> Bool in
                 if state.head < state.items.count {
                     let message = state.items[state.head]
+                    // Release the message now: a slot behind `head` kept its
+                    // bytes alive until the queue ran empty, which under a
+                    // steady flood it never does (RSS grew without bound).
+                    state.items[state.head] = .pong
                     state.head += 1
                     state.bytes -= Self.size(message)
                     if state.head == state.items.count {
                         state.items.removeAll(keepingCapacity: true)
+                        state.head = 0
+                    } else if state.head >= Self.compactAfter && state.head * 2 >= state.items.count {
+                        // Amortised O(1): the slots moved are at most as many as those dropped.
+                        state.items.removeFirst(state.head)
                         state.head = 0
                     }
                     continuation.resume(returning: .success(message))
