@@ -26,7 +26,7 @@ extension HostileTests {
         func endlessBodyLibrary() async throws {
             let peer = try TestPeer.hostile("endless-body", ["--body-limit", "\(512 << 20)"])
             defer { peer.stop() }
-            let transport = URLSessionHTTPTransport()
+            let transport = StreamingHTTPTransport()
             let client = AttachHTTPClient(endpoint: peer.endpoint, transport: transport)
             await #expect(
                 throws: AttachError.responseTooLarge(
@@ -38,6 +38,57 @@ extension HostileTests {
             #expect(statistics.largestBodyKept <= AttachHTTPClient.maxResponseBytes)
             #expect(statistics.largestBodyKept > AttachHTTPClient.maxResponseBytes / 2)
             #expect(statistics.refusedOverLimit == 1)
+        }
+
+        @Test("a chunked listing (small chunks, extensions, a trailer) is read whole")
+        func chunkedListing() async throws {
+            let peer = try TestPeer.hostile("chunked")
+            defer { peer.stop() }
+            let sessions = try await AttachHTTPClient(endpoint: peer.endpoint).liveSessions()
+            #expect(sessions.map(\.id) == [HostileTests.validID])
+            #expect(sessions.first?.columns == 80)
+        }
+
+        @Test("an endless chunked body is refused at the limit, keeping no more than it")
+        func endlessChunked() async throws {
+            let peer = try TestPeer.hostile("endless-chunked", ["--body-limit", "\(256 << 20)"])
+            defer { peer.stop() }
+            let transport = StreamingHTTPTransport()
+            let client = AttachHTTPClient(endpoint: peer.endpoint, transport: transport)
+            await #expect(
+                throws: AttachError.responseTooLarge(
+                    request: "GET /live-sessions", limit: AttachHTTPClient.maxResponseBytes)
+            ) {
+                _ = try await client.liveSessions()
+            }
+            #expect(transport.statistics.largestBodyKept <= AttachHTTPClient.maxResponseBytes)
+        }
+
+        @Test("a Content-Length over the limit is refused before any body is read")
+        func hugeLength() async throws {
+            let peer = try TestPeer.hostile("huge-length")
+            defer { peer.stop() }
+            let transport = StreamingHTTPTransport()
+            let client = AttachHTTPClient(endpoint: peer.endpoint, transport: transport)
+            await #expect(
+                throws: AttachError.responseTooLarge(
+                    request: "GET /live-sessions", limit: AttachHTTPClient.maxResponseBytes)
+            ) {
+                _ = try await client.liveSessions()
+            }
+            #expect(transport.statistics.largestBodyKept == 0)
+        }
+
+        @Test("a body trickled a byte at a time ends at the request's deadline, not never")
+        func trickledBody() async throws {
+            let peer = try TestPeer.hostile("trickle-body", ["--hold", "30"])
+            defer { peer.stop() }
+            let client = AttachHTTPClient(endpoint: peer.endpoint, transport: StreamingHTTPTransport(timeout: 1))
+            let started = ContinuousClock.now
+            await #expect(throws: AttachError.timeout(what: "the HTTP request GET /live-sessions", seconds: 1)) {
+                _ = try await client.liveSessions()
+            }
+            #expect(started.duration(to: .now) < .seconds(5))
         }
     }
 }

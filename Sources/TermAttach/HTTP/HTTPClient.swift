@@ -16,24 +16,20 @@ public protocol HTTPTransport: Sendable {
     func send(_ request: URLRequest, maxBodyBytes: Int) async throws -> (Data, HTTPURLResponse)
 }
 
-/// What ``URLSessionHTTPTransport`` has seen (for tests and diagnostics).
-struct HTTPTransportStatistics: Equatable, Sendable {
-    /// The most body bytes any one request held at once.
-    var largestBodyKept = 0
-    /// Requests refused because the body passed the limit.
-    var refusedOverLimit = 0
-}
-
 /// `URLSession` data tasks (they work on Linux, unlike its WebSocket task),
-/// with the body streamed to a delegate that counts it.
+/// with the body streamed to a delegate that counts it: the transport of
+/// `https` on Apple platforms (see ``StreamingHTTPTransport``, the default).
 ///
 /// `URLSession.data(for:)` buffers the whole body before returning, so a
 /// limit checked afterwards protects nothing: an endless body grew to
 /// 23.6 GB. Here each chunk is counted as it arrives, and the task is
-/// cancelled the moment the body would pass the limit. The whole request
-/// also has a deadline (``AttachHTTPClient/requestTimeout``): URLRequest's
-/// timeout only bounds the silence between two chunks, so a body trickled a
-/// byte at a time would otherwise never end.
+/// cancelled the moment the body would pass the limit; never more than the
+/// limit is kept. On Linux, though, swift-corelibs-foundation queues chunks
+/// for the delegate without back-pressure, so what is in flight is not
+/// bounded (601 MB peak in one run against an endless body): there use
+/// ``StreamingHTTPTransport``. The whole request also has a deadline
+/// (``AttachHTTPClient/requestTimeout``): URLRequest's timeout only bounds
+/// the silence between two chunks, so a trickled body would never end.
 public struct URLSessionHTTPTransport: HTTPTransport {
     private let counters = Locked(HTTPTransportStatistics())
 
@@ -230,7 +226,7 @@ public struct AttachHTTPClient: Sendable {
     private let transport: any HTTPTransport
 
     public init(
-        endpoint: AttachEndpoint, origin: String? = nil, transport: any HTTPTransport = URLSessionHTTPTransport()
+        endpoint: AttachEndpoint, origin: String? = nil, transport: any HTTPTransport = StreamingHTTPTransport()
     ) {
         self.endpoint = endpoint
         self.origin = origin ?? endpoint.origin
