@@ -90,5 +90,14 @@ extension HostileTests {
             }
             #expect(started.duration(to: .now) < .seconds(5))
         }
+
+        @Test("the HTTP client reaches an IPv6 literal ([::1]) and answers with the listing")
+        func ipv6Literal() async throws {
+            let peer = try TestPeer.hostile("none", ["--host", "::1"])
+            defer { peer.stop() }
+            let endpoint = try AttachEndpoint("http://[::1]:\(peer.port)")
+            let sessions = try await AttachHTTPClient(endpoint: endpoint).liveSessions()
+            #expect(sessions.map(\.id) == [HostileTests.validID])
+        }
     }
 }

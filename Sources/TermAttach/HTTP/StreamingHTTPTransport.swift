@@ -56,15 +56,17 @@ public struct StreamingHTTPTransport: HTTPTransport {
     public func send(_ request: URLRequest, maxBodyBytes: Int) async throws -> (Data, HTTPURLResponse) {
         guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = components.host
+            var host = components.host, !host.isEmpty
         else { throw AttachError.invalidURL("not an http(s) URL: \(request.url?.absoluteString ?? "?")") }
+        // URLComponents keeps an IPv6 literal's brackets; getaddrinfo wants it bare.
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         #if canImport(Darwin)
             if scheme == "https" {
                 return try await URLSessionHTTPTransport().send(request, maxBodyBytes: maxBodyBytes)
             }
         #endif
         let exchange = Exchange(
-            method: request.httpMethod ?? "GET", scheme: scheme, host: host, port: components.port,
+            url: url, method: request.httpMethod ?? "GET", scheme: scheme, host: host, port: components.port,
             path: components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath,
             query: components.percentEncodedQuery, headers: request.allHTTPHeaderFields ?? [:],
             limit: maxBodyBytes, caFile: caFile, seconds: timeout, counters: counters)
@@ -74,6 +76,7 @@ public struct StreamingHTTPTransport: HTTPTransport {
 
 /// One request and its response, blocking, on its own thread.
 private struct Exchange: Sendable {
+    let url: URL
     let method: String
     let scheme: String
     let host: String
@@ -141,7 +144,7 @@ private struct Exchange: Sendable {
             let (status, fields) = try parseHead(head)
             if (100..<200).contains(status) { continue }
             let body = try readBody(&reader, status: status, fields: fields)
-            guard let url = URL(string: "\(scheme)://\(host)\(path)"),
+            guard
                 let response = HTTPURLResponse(
                     url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
             else { throw AttachError.badResponse("\(name): cannot represent the response") }
