@@ -99,5 +99,29 @@ extension HostileTests {
             let sessions = try await AttachHTTPClient(endpoint: endpoint).liveSessions()
             #expect(sessions.map(\.id) == [HostileTests.validID])
         }
+
+        @Test("over https the streaming transport verifies the server against the CA file, and refuses it without")
+        func httpsListing() async throws {
+            let certificates = try TestCertificates()
+            defer { certificates.remove() }
+            let peer = try TestPeer(["--tls-cert", certificates.certificate, "--tls-key", certificates.key], tls: true)
+            defer { peer.stop() }
+            let endpoint = try AttachEndpoint("https://localhost:\(peer.port)")
+            let trusted = AttachHTTPClient(
+                endpoint: endpoint, transport: StreamingHTTPTransport(caFile: certificates.caFile))
+            #expect(try await trusted.liveSessions().isEmpty)
+            let untrusted = AttachHTTPClient(endpoint: endpoint, transport: StreamingHTTPTransport())
+            do {
+                _ = try await untrusted.liveSessions()
+                Issue.record("an untrusted certificate was accepted")
+            } catch {
+                guard case .tlsFailure(let detail) = error else {
+                    Issue.record("\(error)")
+                    return
+                }
+                #expect(
+                    detail.contains("certificate verify failed") || detail.contains("verification failed"), "\(detail)")
+            }
+        }
     }
 }
