@@ -24,12 +24,23 @@ enum SessionsCommand {
         let client = AttachHTTPClient(endpoint: endpoint, origin: origin)
         let colour = isatty(STDOUT_FILENO) != 0
         try runAsync {
-            let sessions = try await client.liveSessions()
+            let listing = try await client.liveSessionListing()
+            let sessions = listing.sessions
             let now = Int(Date().timeIntervalSince1970 * 1000)
             print(table(sessions, nowMilliseconds: now, colour: colour), terminator: "")
+            if listing.skippedInvalidIDs > 0 {
+                // Such an id is never printed, used as a file name or put in a URL.
+                let count = listing.skippedInvalidIDs
+                FileHandle.standardError.write(
+                    Data(
+                        "termengine sessions: skipped \(count) session\(count == 1 ? "" : "s") whose id is not a UUID v4\n"
+                            .utf8))
+            }
             guard let thumbnails else { return }
             try FileManager.default.createDirectory(atPath: thumbnails, withIntermediateDirectories: true)
             for session in sessions {
+                // The listing has checked it: a UUID v4 is a safe file name.
+                guard SessionID(session.id) != nil else { continue }
                 let png = try await client.thumbnailPNG(id: session.id)
                 let path = (thumbnails as NSString).appendingPathComponent("\(session.id).png")
                 guard FileManager.default.createFile(atPath: path, contents: Data(png)) else {
@@ -55,7 +66,10 @@ enum SessionsCommand {
             let cost = telemetry?.costUsd.map { String(format: "$%.2f", $0) } ?? "-"
             let context = telemetry?.contextUsedPct.map { String(format: "%.0f%%", $0) } ?? "-"
             let isStale = telemetry?.isStale(nowMilliseconds: nowMilliseconds) ?? false
-            rows.append([session.id, status, size, cost, context + (isStale && !colour ? " (stale)" : "")])
+            // Every cell that holds server text is sanitized (the id is a checked UUID v4 already).
+            rows.append([
+                ServerText.sanitized(session.id), status, size, cost, context + (isStale && !colour ? " (stale)" : ""),
+            ])
             stale.append(isStale)
         }
         let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }

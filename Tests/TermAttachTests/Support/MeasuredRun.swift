@@ -1,0 +1,93 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs the termengine binary as its own process and measures what the
+/// hardening tests check: exit status, wall time, and the child's peak
+/// resident memory: VmHWM of /proc/PID/status (the high-water mark of its
+/// address space), read every 5 ms while it runs.
+///
+/// Not wait4's `ru_maxrss`: posix_spawn's child shares the parent's address
+/// space until exec, and Linux carries that high-water mark across exec, so
+/// the test process's own size would be counted. Output goes to files, so a
+/// chatty child never blocks on a full pipe.
+struct MeasuredRun {
+    var status: Int32
+    /// Set when the child was killed at the deadline.
+    var timedOut: Bool
+    var seconds: Double
+    /// Peak resident memory in bytes.
+    var peakResidentBytes: Int
+    var output: String
+    var errors: String
+
+    /// Runs `arguments`, killing the child (SIGKILL) after `deadline` seconds.
+    static func termengine(_ arguments: [String], deadline: Double = 60) throws -> MeasuredRun {
+        #if os(Linux)
+            try linuxRun(arguments, deadline: deadline)
+        #else
+            // VmHWM comes from /proc, and posix_spawn's types differ on Apple
+            // platforms: fail loudly rather than pass a memory check unmeasured.
+            throw TestFailure("MeasuredRun reads /proc/PID/status: Linux only")
+        #endif
+    }
+
+    #if os(Linux)
+        private static func linuxRun(_ arguments: [String], deadline: Double) throws -> MeasuredRun {
+            let binary = try CLITests.binary().path
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let outPath = directory.appendingPathComponent("out").path
+            let errPath = directory.appendingPathComponent("err").path
+
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+            defer { for pointer in argv { free(pointer) } }
+            var pid: pid_t = 0
+            let started = ContinuousClock.now
+            let result = posix_spawn(&pid, binary, &actions, nil, argv, environ)
+            guard result == 0 else { throw TestFailure("posix_spawn failed: \(result)") }
+
+            var status: Int32 = 0
+            var timedOut = false
+            var peak = 0
+            while true {
+                peak = max(peak, highWaterMark(pid))
+                let waited = waitpid(pid, &status, WNOHANG)
+                if waited == pid { break }
+                if waited < 0 && errno != EINTR { throw TestFailure("wait4 failed: \(errno)") }
+                if started.duration(to: .now) > .seconds(deadline) && !timedOut {
+                    timedOut = true
+                    kill(pid, SIGKILL)
+                }
+                usleep(5_000)
+            }
+            let elapsed = started.duration(to: .now)
+            let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            return MeasuredRun(
+                status: exitStatus, timedOut: timedOut,
+                seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                peakResidentBytes: peak,
+                output: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+                errors: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+        }
+
+    #endif
+
+    /// VmHWM of a running process in bytes (0 once it has exited).
+    static func highWaterMark(_ pid: pid_t) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return 0 }
+        let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first
+        return (kilobytes.flatMap { Int($0) } ?? 0) * 1024
+    }
+}
