@@ -106,4 +106,3 @@ struct CursorTests {
         #expect(terminal(10, 4, "\(CSI)2;5H\(CSI)20D").at == [1, 0])  // without 45: stops at column 1
     }
 }
-
