@@ -191,8 +191,9 @@ extension TerminalState: VTHandler {
         case UInt8(ascii: "n"): deviceStatusReport(sequence[0])  // DSR §8.3.35
         case UInt8(ascii: "r"): setScrollRegion(top: sequence[0], bottom: sequence[1])  // DECSTBM
         case UInt8(ascii: "s"):
-            // With DECLRMM, CSI s is DECSLRM; otherwise SCOSC (xterm).
-            if modes.leftRightMargins {
+            // With DECLRMM, CSI s is DECSLRM, a VT400 feature; otherwise
+            // SCOSC (xterm).
+            if modes.leftRightMargins && conformanceLevel >= 4 {
                 setLeftRightMargins(left: sequence[0], right: sequence[1])
             } else {
                 saveCursor()
@@ -231,13 +232,17 @@ extension TerminalState: VTHandler {
             default: counters.unknownSequences += 1
             }
         } else if intermediates.isOnly(UInt8(ascii: "$")) && sequence.final == UInt8(ascii: "p") {
-            reportANSIMode(sequence[0])  // DECRQM
+            // DECRQM is a VT300 feature; the rectangle operations and
+            // checksums below are VT400 ones (xterm gates them the same way).
+            if conformanceLevel >= 3 { reportANSIMode(sequence[0]) }
         } else if intermediates.isOnly(UInt8(ascii: "*")) && sequence.final == UInt8(ascii: "y") {
-            reportRectangleChecksum(sequence)  // DECRQCRA
+            if conformanceLevel >= 4 { reportRectangleChecksum(sequence) }  // DECRQCRA
         } else if intermediates.isOnly(UInt8(ascii: "$")) {
-            rectangleOperation(sequence)  // DECFRA, DECERA, DECSERA, DECCRA
+            if conformanceLevel >= 4 { rectangleOperation(sequence) }  // DECFRA, DECERA, DECSERA, DECCRA
         } else if intermediates.isOnly(UInt8(ascii: "!")) && sequence.final == UInt8(ascii: "p") {
             softReset()  // DECSTR
+        } else if intermediates.isOnly(UInt8(ascii: "\"")) && sequence.final == UInt8(ascii: "p") {
+            setConformanceLevel(sequence[0])  // DECSCL
         } else if intermediates.isOnly(UInt8(ascii: "\"")) && sequence.final == UInt8(ascii: "q") {
             protectedPen = sequence[0] == 1  // DECSCA: 1 protects; 0 and 2 do not
         } else {
@@ -248,7 +253,7 @@ extension TerminalState: VTHandler {
     /// CSI ? sequences.
     mutating func csiPrivate(_ sequence: ControlSequenceView) {
         if sequence.intermediates.isOnly(UInt8(ascii: "$")) && sequence.final == UInt8(ascii: "p") {
-            reportDECMode(sequence[0])  // DECRQM
+            if conformanceLevel >= 3 { reportDECMode(sequence[0]) }  // DECRQM (VT300)
             return
         }
         guard sequence.intermediates.isEmpty else {

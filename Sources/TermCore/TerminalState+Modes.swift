@@ -210,12 +210,24 @@ extension TerminalState {
         if isAlternateScreen { savedAlternate = home } else { savedPrimary = home }
     }
 
+    /// DECSCL (`CSI Pl ; Pc " p`): conformance level 61 (VT100) to 64
+    /// (VT400, the highest this terminal has, and its power-on level; 65 is
+    /// taken as 64). Changing it is a hard reset (VT510 manual, DECSCL),
+    /// which keeps the scrollback, as xterm's (`VTReset` without `saved`).
+    /// Pc (7- or 8-bit controls) is not kept: replies are always 7-bit.
+    mutating func setConformanceLevel(_ level: Int) {
+        guard (61...65).contains(level) else { return }
+        fullReset(clearingScrollback: false)
+        conformanceLevel = min(level - 60, 4)
+    }
+
     /// RIS, full reset: the power-on state, the scrollback dropped too, as
     /// xterm's RIS does (`ReallyReset` with `saved` set clears its saved
     /// lines).
-    mutating func fullReset() {
+    mutating func fullReset(clearingScrollback: Bool = true) {
         if isAlternateScreen { switchScreen(toAlternate: false, clearAlternate: false) }
-        active.clearHistory()
+        if clearingScrollback { active.clearHistory() }
+        conformanceLevel = 4
         modes = TerminalModes()
         inactiveKittyFlags = 0
         kittyStackPrimary = []

@@ -178,7 +178,7 @@ extension TerminalState {
         case "s": answer = "\(marginLeft + 1);\(marginRight + 1)s"
         case " q": answer = "\(cursorStyleNumber) q"
         case "\"q": answer = (protectedPen ? "1" : "0") + "\"q"
-        case "\"p": answer = "64;1\"p"  // DECSCL: VT400 level, 7-bit controls
+        case "\"p": answer = "6\(conformanceLevel);1\"p"  // DECSCL: the level, 7-bit controls
         case "t": answer = "\(rows)t"  // DECSLPP
         case "$|": answer = "\(columns)$|"  // DECSCPP
         case "*|": answer = "\(rows)*|"  // DECSNLS

@@ -68,6 +68,10 @@ struct TerminalState {
     var scrollTop = 0
     var scrollBottom: Int
     var tabStops: [Bool]
+    /// DECSCL's conformance level, 1 (VT100) to 4 (VT400): below 3 DECRQM
+    /// goes unanswered, below 4 DECSLRM, the rectangle operations and
+    /// DECRQCRA are ignored.
+    var conformanceLevel = 4
     /// XTSAVE's saved DEC private modes, by number (at most one entry per
     /// mode `decModeState` knows).
     var savedDECModes: [Int: Bool] = [:]

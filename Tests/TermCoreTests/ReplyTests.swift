@@ -51,6 +51,27 @@ struct ReplyTests {
         #expect(replies("\(CSI)?85n") == "\(CSI)?83n")
     }
 
+    @Test("DECSCL sets the conformance level: below VT300 no DECRQM, below VT400 no DECSLRM; DECRQSS reports it")
+    func conformanceLevels() {
+        #expect(replies("\(CSI)62;1\"p\(CSI)4$p\(CSI)?7$p") == "")
+        #expect(replies("\(CSI)63;1\"p\(CSI)4$p") == "\(CSI)4;2$y")
+        #expect(replies("\(CSI)63;1\"p\(ESC)P$q\"p\(ESC)\\") == "\(ESC)P1$r63;1\"p\(ESC)\\")
+        #expect(replies("\(CSI)65;1\"p\(ESC)P$q\"p\(ESC)\\") == "\(ESC)P1$r64;1\"p\(ESC)\\")  // at most VT400
+        let level3 = terminal(10, 2, "\(CSI)63;1\"p\(CSI)?69h\(CSI)5;6s\(CSI)1;5Habc")
+        #expect(level3.at == [0, 7])  // no margins: "abc" runs on past column 6
+        let level4 = terminal(10, 2, "\(CSI)64;1\"p\(CSI)?69h\(CSI)5;6s\(CSI)1;5Habc")
+        #expect(level4.at == [1, 5])
+    }
+
+    @Test("DECSCL is a hard reset that keeps the scrollback (VT510 manual; xterm's VTReset without saved lines)")
+    func conformanceLevelChangeResets() {
+        let t = terminal(10, 2, "a\r\nb\r\nc\(CSI)4h\(CSI)2;3H\u{1B}7\(CSI)61\"p")
+        #expect(t.screenLines == ["", ""])
+        #expect(t.scrollbackLines == ["a"])
+        #expect(!t.modes.insert && t.at == [0, 0])
+        #expect(t.savedCursor(alternateScreen: false) == nil)
+    }
+
     @Test func extendedCursorPosition() {
         #expect(replies("\(CSI)4;9H\(CSI)?6n") == "\(CSI)?4;9;1R")
     }
