@@ -30,8 +30,15 @@ extension StateEncoder {
 
     /// DECSC with `saved`'s contents, on the screen being drawn. Nothing
     /// saved and the power-on state restore the same, so neither is written.
-    func writeSavedCursor(_ saved: SavedCursorState?, lines: [SnapshotLine?]) {
-        guard let saved, saved != .powerOn else { return }
+    func writeSavedCursor(_ stored: SavedCursorState?, lines: [SnapshotLine?]) {
+        guard var saved = stored else { return }
+        // A resize can leave a saved position off the screen (the engine
+        // clamps only some saved cursors); DECRC clamps it into the screen
+        // (xterm's CursorRestore, TerminalState.restoreCursor), so that is
+        // the position that can be saved and restored again.
+        saved.position = ScreenPosition(
+            row: min(saved.position.row, rows - 1), column: min(saved.position.column, columns - 1))
+        guard saved != .powerOn else { return }
         sync()
         if saved.originMode {
             out.csi("?6h")  // homes the cursor; the region is the whole screen

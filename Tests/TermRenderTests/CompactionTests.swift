@@ -3,6 +3,28 @@ import TermCore
 import TermRender
 import Testing
 
+/// What is wrong with compacting `original`: the differences between it and
+/// a fresh terminal fed the stream, and a note when compacting that copy
+/// again gives other bytes (compaction must be idempotent). Empty when both
+/// hold.
+func compactionProblems(_ original: Terminal, limit: Int = 3) -> [String] {
+    let first = ReplayCompactor.compact(original)
+    let copy = Terminal(columns: original.columns, rows: original.rows, scrollback: original.scrollbackLimit)
+    copy.feed(first)
+    var problems = TerminalComparison.differences(original, copy, limit: limit)
+    let second = ReplayCompactor.compact(copy)
+    if second != first {
+        let at = first.indices.first { $0 >= second.count || first[$0] != second[$0] } ?? first.count
+        func show(_ bytes: [UInt8]) -> String {
+            String(reflecting: String(decoding: bytes[max(0, at - 20)..<min(bytes.count, at + 30)], as: UTF8.self))
+        }
+        problems.append(
+            "second compaction differs at byte \(at) of \(first.count)/\(second.count): \(show(first)) then \(show(second))"
+        )
+    }
+    return problems
+}
+
 @Suite("Replay compaction")
 struct CompactionTests {
     static let recordings: [String] = {
@@ -34,5 +56,40 @@ struct CompactionTests {
         let (differences, compact) = compactionDifferences(original)
         #expect(differences.isEmpty, "\(kind): \(differences.joined(separator: "\n"))")
         #expect(compact.count < bytes.count)
+    }
+}
+
+/// Regression tests for states the compactor got wrong, each with its
+/// reproducer (the random ones minimised by hand from a failing seed).
+@Suite("Replay compaction, regressions")
+struct CompactionRegressionTests {
+    /// A terminal of `columns`×`rows` fed `input`.
+    func fed(_ columns: Int, _ rows: Int, _ input: String, scrollback: Int = 30) -> Terminal {
+        let terminal = Terminal(columns: columns, rows: rows, scrollback: scrollback)
+        terminal.feed(input)
+        return terminal
+    }
+
+    @Test("A primary saved cursor a resize left off the screen is encoded where DECRC would put it, without a trap")
+    func savedCursorOffTheScreenAfterAResize() {
+        // VT moves to row 1, DECSC (CSI s) saves it; at 1×1 that row is gone.
+        let original = fed(16, 4, "\u{0B}\u{1B}[s")
+        original.resize(columns: 1, rows: 1)
+        let compact = ReplayCompactor.compact(original)
+        let copy = fed(1, 1, "")
+        copy.feed(compact)
+        // DECRC clamps the saved position into the screen (xterm's
+        // CursorRestore): both terminals restore the same cursor.
+        original.feed("\u{1B}8")
+        copy.feed("\u{1B}8")
+        #expect(copy.cursor == original.cursor)
+        #expect(copy.cursor.position == ScreenPosition(row: 0, column: 0))
+        // Equal as a whole only once a resize clamps the primary's saved
+        // cursor as it clamps the alternate's (TermCore, being fixed there).
+        let stored = fed(16, 4, "\u{0B}\u{1B}[s")
+        stored.resize(columns: 1, rows: 1)
+        withKnownIssue("a resize does not clamp the primary screen's saved cursor (TerminalState+Resize.swift)") {
+            #expect(compactionProblems(stored).isEmpty)
+        }
     }
 }
