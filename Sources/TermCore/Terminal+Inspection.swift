@@ -169,6 +169,12 @@ extension Terminal {
     }
 }
 
+extension Terminal.Limits {
+    /// The longest working directory OSC 7 keeps, in scalars (the sanitizer's
+    /// cap for it; titles and icon names take ``TitleSanitizer/defaultLimit``).
+    public static let workingDirectory = TerminalState.maxWorkingDirectoryLength
+}
+
 extension Terminal {
     /// The most scrollback lines the primary screen keeps.
     public var scrollbackLimit: Int { state.primary.scrollbackLimit }

@@ -93,3 +93,30 @@ struct CompactionRegressionTests {
         }
     }
 }
+
+extension CompactionRegressionTests {
+    @Test(
+        "A title, icon name, pushed title and directory cut by the sanitizer's cap into ending with a space come back exactly",
+        arguments: [0, 1, 2])
+    func titleCutBeforeASpaceRoundTrips(command: Int) {
+        // Trimmed first, then cut at 256 scalars (TitleSanitizer): the cut
+        // keeps 255 letters and the space after them.
+        let long = String(repeating: "a", count: 255) + " b"
+        let original = fed(20, 4, "\u{1B}]\(command);\(long)\u{07}\u{1B}[22;0t\u{1B}]2;next\u{07}")
+        let expected = String(repeating: "a", count: 255) + " "
+        #expect(original.titleStack.first?.title == (command == 1 ? nil : expected))
+        #expect(original.iconName == (command == 2 ? nil : expected))
+        #expect(compactionProblems(original).isEmpty)
+    }
+
+    @Test("A title cut before a long cluster, leaving a space, comes back exactly")
+    func titleCutBeforeALongClusterRoundTrips() {
+        // "x" and 40 combining marks are one cluster that does not fit after
+        // 250 scalars: the cut keeps the 250, which end in a space.
+        let long = String(repeating: "ab ", count: 83) + "a " + "x" + String(repeating: "\u{301}", count: 40)
+        let original = fed(20, 4, "\u{1B}]2;\(long)\u{07}\u{1B}]7;" + String(repeating: "d ", count: 2049) + "\u{07}")
+        #expect(original.title == String(repeating: "ab ", count: 83) + "a ")
+        #expect(original.workingDirectory == String(repeating: "d ", count: 2048))
+        #expect(compactionProblems(original).isEmpty)
+    }
+}
