@@ -177,38 +177,87 @@ extension StateEncoder {
         let position = cursor.position
         let lines = screenLines(alternate: image.isAlternateScreen)
         let line = lines[position.row]
-        // A cursor that CUP cannot reach (DECRC put it outside the scroll
-        // region under DECOM, or past the half of a double-width row): when
-        // the saved cursor is that position, DECRC puts it back.
-        let region = image.scrollRegion
-        let unreachable =
-            (modes.origin && !region.contains(position.row))
-            || position.column > lastColumn(line?.size ?? .single)
-        let saved = (image.isAlternateScreen ? image.savedAlternate : image.savedPrimary) ?? .powerOn
-        if unreachable && saved.position == position && saved.originMode == modes.origin
-            && saved.pendingWrap == cursor.pendingWrap
-        {
-            out.esc("8")
-            pen = saved.style
-            isProtected = saved.isProtected
-            resetCharacterSets(saved.characterSets)
-            return
-        }
+        // A pending wrap is made by printing the character under the cursor
+        // again (the left half of a wide one), so the cursor goes there.
+        var target = position
+        var reprint: CellContent?
         if cursor.pendingWrap {
-            var target = position
-            let under = cell(line, position.column)
-            var character = under
-            if under.width == .wideTail && position.column > 0 {
+            var character = cell(line, position.column)
+            if character.width == .wideTail && position.column > 0 {
                 target.column -= 1
                 character = cell(line, target.column)
             }
-            if isPrintable(character) {
-                cup(target)
-                setAttributes(of: character)
-                for scalar in character.scalars { out.append(scalar: scalar) }
+            if isPrintable(character) { reprint = character } else { target = position }
+        }
+        func finish() {
+            guard let reprint else { return }
+            setAttributes(of: reprint)
+            for scalar in reprint.scalars { out.append(scalar: scalar) }
+        }
+        // A cursor that CUP cannot reach (DECRC put it outside the scroll
+        // region under DECOM, or past the half of a double-width row):
+        // DECRC puts the cursor back on the saved cell whatever the region,
+        // and CUU, CUD, CUF and CUB from there reach the cells that do not
+        // lie across the region or a margin (TermCore's verticalBounds).
+        let region = image.scrollRegion
+        let unreachable =
+            (modes.origin && !region.contains(target.row)) || target.column > lastColumn(line?.size ?? .single)
+        var saved = (image.isAlternateScreen ? image.savedAlternate : image.savedPrimary) ?? .powerOn
+        saved.position = ScreenPosition(
+            row: min(saved.position.row, rows - 1), column: min(saved.position.column, columns - 1))
+        if unreachable && saved.originMode == modes.origin {
+            let exact = saved.position == position && saved.pendingWrap == cursor.pendingWrap
+            if let moves = exact ? [] : relativeMoves(from: saved, to: target, line: line, clearsWrap: reprint == nil) {
+                out.esc("8")
+                pen = saved.style
+                isProtected = saved.isProtected
+                resetCharacterSets(saved.characterSets)
+                for move in moves { out.csi(move) }
+                if !exact { finish() }
                 return
             }
         }
-        cup(position)
+        cup(target)
+        finish()
+    }
+
+    /// CUU, CUD, CUF and CUB that take the cursor from the saved cell to
+    /// `target` under the margins in force at the end, or nil when the
+    /// bounds those moves keep to (xterm, TermCore's `verticalBounds`,
+    /// `cursorForward`, `cursorBackward`) stop them short. `clearsWrap`: the
+    /// moves must end a pending wrap DECRC restores, even with no distance
+    /// to go.
+    func relativeMoves(from saved: SavedCursorState, to target: ScreenPosition, line: SnapshotLine?, clearsWrap: Bool)
+        -> [String]?
+    {
+        let region = image.scrollRegion
+        let margins = image.modes.leftRightMargins ? image.horizontalMargins : 0...(columns - 1)
+        var moves: [String] = []
+        let from = saved.position
+        let top = from.row >= region.lowerBound ? region.lowerBound : 0
+        let bottom = from.row <= region.upperBound ? region.upperBound : rows - 1
+        guard (top...bottom).contains(target.row) else { return nil }
+        if target.row < from.row { moves.append("\(from.row - target.row)A") }
+        if target.row > from.row { moves.append("\(target.row - from.row)B") }
+        let forwardLimit = min(
+            from.column <= margins.upperBound ? margins.upperBound : columns - 1, lastColumn(line?.size ?? .single))
+        let backwardLimit = from.column >= margins.lowerBound ? margins.lowerBound : 0
+        if target.column > from.column {
+            guard target.column <= forwardLimit else { return nil }
+            moves.append("\(target.column - from.column)C")
+        } else if target.column < from.column {
+            guard target.column >= backwardLimit else { return nil }
+            moves.append("\(from.column - target.column)D")
+        } else if moves.isEmpty && saved.pendingWrap && clearsWrap {
+            // No distance: a move that stays where it is ends the wrap.
+            if from.column >= forwardLimit {
+                moves.append("C")
+            } else if from.column <= backwardLimit {
+                moves.append("D")
+            } else {
+                moves += ["D", "C"]
+            }
+        }
+        return moves
     }
 }

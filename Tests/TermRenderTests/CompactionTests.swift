@@ -120,3 +120,25 @@ extension CompactionRegressionTests {
         #expect(compactionProblems(original).isEmpty)
     }
 }
+
+extension CompactionRegressionTests {
+    @Test(
+        "A cursor DECRC left outside the scroll region under DECOM comes back, also after moving off the saved cell",
+        arguments: [
+            // DECOM, DECSC at the home cell, a region below it, DECRC (back
+            // to row 0 under DECOM, which CUP cannot reach), then print.
+            "\u{1B}[?6h\u{1B}[s\u{1B}[5r\u{1B}8i",
+            // The same, then down one row and right (still above the region).
+            "\u{1B}[?6h\u{1B}[s\u{1B}[5r\u{1B}8\u{1B}[B\u{1B}[5C",
+            // Saved below a region at the top; back there, then left and up.
+            "\u{1B}[?6h\u{1B}[8;20H\u{1B}7\u{1B}[1;3r\u{1B}8\u{1B}[4D\u{1B}[2A",
+        ])
+    func cursorOutsideTheRegionUnderOriginMode(input: String) {
+        let original = fed(40, 8, input)
+        // xterm: DECRC restores the saved row and DECOM as they were, even
+        // outside the region; relative moves stay outside it.
+        #expect(original.modes.origin)
+        #expect(!original.scrollRegion.contains(original.cursor.position.row))
+        #expect(compactionProblems(original).isEmpty)
+    }
+}
