@@ -83,7 +83,7 @@ extension StateEncoder {
             setPen(style)
             setLink(wide ? first.hyperlink : nil)
             setProtected(wide && first.isProtected)
-            for scalar in wide ? first.scalars : [Self.widePlaceholder] { out.append(scalar: scalar) }
+            appendCell(wide ? first.scalars : [Self.widePlaceholder], width: 2)
             sync()
             return
         }

@@ -129,7 +129,6 @@ extension StateEncoder {
         if modes.alternateScroll { set.append(1007) }
         if modes.bracketedPaste { set.append(2004) }
         if modes.synchronizedOutput { set.append(2026) }
-        if modes.graphemeClustering { set.append(2027) }
         if !set.isEmpty { out.csi("?" + set.map(String.init).joined(separator: ";") + "h") }
         var reset: [Int] = []
         if !modes.cursorVisible { reset.append(25) }
@@ -149,6 +148,9 @@ extension StateEncoder {
         setLink(image.penLink)
         setProtected(image.penProtected)
         writeCharacterSets(image.characterSets, withSingleShift: true)
+        // Cells were printed in the mode 2027 setting each needed (the
+        // cursor's pending wrap too): the one wanted comes last.
+        if modes.graphemeClustering != clustering { out.csi(modes.graphemeClustering ? "?2027h" : "?2027l") }
         var ansi: [Int] = []
         if modes.insert { ansi.append(4) }
         if modes.newline { ansi.append(20) }
@@ -192,7 +194,7 @@ extension StateEncoder {
         func finish() {
             guard let reprint else { return }
             setAttributes(of: reprint)
-            for scalar in reprint.scalars { out.append(scalar: scalar) }
+            appendCell(reprint.scalars, width: reprint.width == .wide ? 2 : 1)
         }
         // A cursor that CUP cannot reach (DECRC put it outside the scroll
         // region under DECOM, or past the half of a double-width row):

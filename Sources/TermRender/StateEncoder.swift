@@ -32,6 +32,15 @@ final class StateEncoder {
     var pendingWrap = false
     /// False while a scroll region is set, when LF at its bottom would scroll.
     var regionIsFull = true
+    /// Mode 2027 in the shadow: cells are printed in the setting that gives
+    /// them back whole and as wide as they are (``appendCell(_:width:)``),
+    /// and the setting wanted at the end is made last.
+    var clustering = false
+    /// The scalars printed since the last byte that was not part of a print,
+    /// which ends at `runEnd` in `out`: with mode 2027 on, the next one may
+    /// join them.
+    private var run: [Unicode.Scalar] = []
+    private var runEnd = -1
     /// What each screen row should hold now, as far as the stream has got
     /// (rows not drawn yet are empty): a scratch row is restored from it.
     var onScreen: [SnapshotLine?] = []
@@ -61,6 +70,33 @@ final class StateEncoder {
         row = cursor.position.row
         column = cursor.position.column
         pendingWrap = cursor.pendingWrap
+        clustering = shadow.modes.graphemeClustering
+    }
+
+    /// Appends the scalars of one cell `width` columns wide. A cell printed
+    /// with mode 2027 on or off is as wide as that mode made it (VS16 widens
+    /// a cluster only with the mode on, VS15 narrows one only then, a flag or
+    /// a ZWJ sequence is one cell only then): the mode is switched when the
+    /// one in force would print the scalars otherwise, and with the mode on a
+    /// sequence in between keeps them from joining the cell printed before.
+    func appendCell(_ scalars: [Unicode.Scalar], width: Int) {
+        let off = Terminal.printedWidth(of: scalars, graphemeClustering: false) == width
+        let on = Terminal.printedWidth(of: scalars, graphemeClustering: true) == width
+        if clustering && !on && off {
+            out.csi("?2027l")
+            clustering = false
+        } else if !clustering && on && !off {
+            out.csi("?2027h")
+            clustering = true
+        }
+        if out.bytes.count != runEnd { run = [] }
+        if clustering, let first = scalars.first, Terminal.joinsCluster(first, after: run) {
+            out.csi("?2027h")  // any sequence ends the run
+            run = []
+        }
+        for scalar in scalars { out.append(scalar: scalar) }
+        run += scalars
+        runEnd = out.bytes.count
     }
 
     /// The whole stream.
@@ -277,7 +313,7 @@ final class StateEncoder {
             column = 0
             if row < rows - 1 { row += 1 }
         }
-        for scalar in scalars { out.append(scalar: scalar) }
+        appendCell(scalars, width: width)
         if column + width > edge {
             column = edge
             pendingWrap = true

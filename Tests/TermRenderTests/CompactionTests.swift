@@ -142,3 +142,35 @@ extension CompactionRegressionTests {
         #expect(compactionProblems(original).isEmpty)
     }
 }
+
+extension CompactionRegressionTests {
+    static let clusterCases: [(input: String, widths: [Cell.Width])] = [
+        // VS16 with 2027 on: one wide cell; the mode is off at the end.
+        ("\u{1B}[?2027h❤\u{FE0F}\u{1B}[?2027l", [.wide, .wideTail]),
+        // VS16 with 2027 off: a narrow heart; the mode is on at the end.
+        ("❤\u{FE0F}\u{1B}[?2027h", [.narrow, .narrow]),
+        // A flag and a ZWJ family with 2027 on are one wide cell each.
+        ("\u{1B}[?2027h🇫🇷👩\u{200D}👧\u{1B}[?2027l", [.wide, .wideTail, .wide, .wideTail]),
+        // VS15 with 2027 on narrows an emoji; off, it stays wide.
+        ("\u{1B}[?2027h😀\u{FE0E}\u{1B}[?2027l😀\u{FE0E}", [.narrow, .wide, .wideTail]),
+        // Two regional indicators printed apart (2027 off) stay two cells
+        // when the mode is on at the end; the next two are one flag.
+        ("🇫🇷\u{1B}[?2027h🇫🇷", [.narrow, .narrow, .wide, .wideTail]),
+        // A keycap and a skin tone, with the mode on, then off, then on.
+        (
+            "\u{1B}[?2027h1\u{FE0F}\u{20E3}\u{1B}[?2027l👍\u{1F3FD}\u{1B}[?2027h",
+            [.wide, .wideTail, .wide, .wideTail, .wide]
+        ),
+    ]
+
+    @Test(
+        "Cells printed with mode 2027 on or off keep their width and cluster through compaction, whatever the mode at the end",
+        arguments: clusterCases.indices)
+    func clusterWidthsRoundTripWhateverTheMode(index: Int) {
+        let (input, widths) = Self.clusterCases[index]
+        let original = fed(20, 3, input)
+        let stored = (0..<widths.count).map { original.cell(at: ScreenPosition(row: 0, column: $0)).width }
+        #expect(stored == widths)
+        #expect(compactionProblems(original).isEmpty)
+    }
+}
