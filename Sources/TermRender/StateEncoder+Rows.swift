@@ -58,7 +58,9 @@ extension StateEncoder {
             }
             writeRow(screenRow, line)
         }
-        if let last = lines.last ?? nil, last.isWrapped { wrapBottomRow(last) }
+        if let last = lines.last ?? nil, last.isWrapped {
+            wrapBottomRow(last, above: lines.count >= 2 ? lines[lines.count - 2] : nil)
+        }
         // A last pass over the rows that stayed: anything still different.
         let screen = lines.suffix(rows)
         onScreen = Array(screen)
@@ -120,7 +122,16 @@ extension StateEncoder {
                 return false
             }
         }
-        guard edge >= 1 else { return false }
+        guard edge >= 1 else {
+            // One column: no room for a placeholder. A space waits in the
+            // column, and DECERA, which keeps a pending wrap (ECH and EL end
+            // it), blanks it again with the erase background.
+            move(row: target, column: 0)
+            setAttributes(of: Self.emptyCell)
+            printScalars([" "], width: 1, edge: 0)
+            if isEraseBlank(last) { eraseInPlace(row: target, column: 0, background: last.style.background) }
+            return false
+        }
         move(row: target, column: edge - 1)
         setPen(last.style)
         setLink(nil)
@@ -148,13 +159,34 @@ extension StateEncoder {
         sync()
     }
 
+    /// DECERA over one cell, which blanks it with the pen's background and,
+    /// unlike ECH and EL, keeps a pending wrap (no origin mode in force).
+    func eraseInPlace(row target: Int, column: Int, background: Color) {
+        setEraseBackground(background)
+        out.csi("\(target + 1);\(column + 1);\(target + 1);\(column + 1)$z")
+    }
+
     /// Marks the bottom row as wrapped without scrolling: with a scroll
     /// region that ends above it, a wrap there stays on the row (xterm), so
-    /// the wrap rewrites the row's first cell in place.
-    func wrapBottomRow(_ line: SnapshotLine) {
-        guard rows >= 3 else { return }
+    /// the wrap rewrites the row's first cell in place. Two rows leave no
+    /// such region: the wrap is made on the top row, which SD then moves
+    /// down with its flags, and the top row (`above`) is drawn again.
+    func wrapBottomRow(_ line: SnapshotLine, above: SnapshotLine?) {
+        guard rows >= 2 else { return }
         sync()
         if shadow.isWrapped(row: rows - 1) { return }
+        if rows == 2 {
+            writeRow(0, line)
+            let edge = lastColumn(line.size)
+            let needsFix = makePendingWrap(line: line, row: 0, edge: edge)
+            printScalars([" "], width: 1, edge: edge)
+            sync()
+            if needsFix { fixEndAfterPlaceholder(line, row: 0, edge: edge) }
+            out.csi("T")  // SD: row 0 becomes row 1, flags and all
+            sync()
+            if let above, above.isWrapped { wrapIn(from: above, previousRow: 0, next: line) }
+            return
+        }
         out.csi("1;\(rows - 1)r")  // DECSTBM homes the cursor
         regionIsFull = false
         defer { regionIsFull = true }

@@ -30,16 +30,36 @@ extension StateEncoder {
 
     /// DECSC with `saved`'s contents, on the screen being drawn. Nothing
     /// saved and the power-on state restore the same, so neither is written.
-    func writeSavedCursor(_ stored: SavedCursorState?, lines: [SnapshotLine?]) {
-        guard var saved = stored else { return }
-        // A resize can leave a saved position off the screen (the engine
-        // clamps only some saved cursors); DECRC clamps it into the screen
-        // (xterm's CursorRestore, TerminalState.restoreCursor), so that is
-        // the position that can be saved and restored again.
+    /// What DECRC would restore from `saved`, or nil when that is the
+    /// power-on state (nothing to write). A resize can leave a saved position
+    /// off the screen (the engine clamps only some saved cursors); DECRC
+    /// clamps it into the screen (xterm's CursorRestore,
+    /// TerminalState.restoreCursor), so that is the position that can be
+    /// saved and restored again.
+    func restorable(_ saved: SavedCursorState?) -> SavedCursorState? {
+        guard var saved else { return nil }
         saved.position = ScreenPosition(
             row: min(saved.position.row, rows - 1), column: min(saved.position.column, columns - 1))
-        guard saved != .powerOn else { return }
+        return saved == .powerOn ? nil : saved
+    }
+
+    func writeSavedCursor(_ stored: SavedCursorState?, lines: [SnapshotLine?]) {
+        guard let saved = restorable(stored) else { return }
         sync()
+        let size = lines[saved.position.row]?.size ?? .single
+        // A pending wrap left of the last column (DECSC at a right margin):
+        // made under a right margin in that column, reset after DECSC.
+        let marginEdge =
+            saved.pendingWrap && size == .single && saved.position.column >= 1
+                && saved.position.column < lastColumn(size)
+            ? saved.position.column : nil
+        if let marginEdge {
+            out.csi("?69h")
+            out.csi("1;\(marginEdge + 1)s")  // DECSLRM homes the cursor
+            row = 0
+            column = 0
+            pendingWrap = false
+        }
         if saved.originMode {
             out.csi("?6h")  // homes the cursor; the region is the whole screen
             row = 0
@@ -50,7 +70,7 @@ extension StateEncoder {
         let line = lines[position.row]
         move(row: position.row, column: position.column)
         if saved.pendingWrap {
-            makePendingWrap(line: line, row: position.row, edge: lastColumn(line?.size ?? .single))
+            makePendingWrap(line: line, row: position.row, edge: marginEdge ?? lastColumn(line?.size ?? .single))
         }
         setPen(saved.style)
         setProtected(saved.isProtected)
@@ -63,6 +83,7 @@ extension StateEncoder {
         }
         resetCharacterSets(saved.characterSets)
         if saved.originMode { out.csi("?6l") }
+        if marginEdge != nil { out.csi("?69l") }
         sync()
         // The cells a pending wrap or a single shift was made with.
         if saved.pendingWrap || saved.characterSets.singleShift != nil {
@@ -191,10 +212,36 @@ extension StateEncoder {
             }
             if isPrintable(character) { reprint = character } else { target = position }
         }
+        // A blank under a pending wrap: a space waits there, and DECERA
+        // (which keeps the wrap, unlike ECH and EL) blanks it again, unless
+        // that would also clear the row's wrap flag (DECERA to the last
+        // column does).
+        let under = cell(line, position.column)
+        let margins = image.horizontalMargins
+        var edge =
+            modes.leftRightMargins && position.column <= margins.upperBound
+            ? margins.upperBound : lastColumn(line?.size ?? .single)
+        // A pending wrap left of the last column with no margins in force
+        // (DECLRMM was reset after it): made under a right margin in that
+        // column, reset again.
+        let marginEdge =
+            cursor.pendingWrap && !modes.leftRightMargins && position.column >= 1 && position.column < edge
+        if marginEdge { edge = position.column }
+        let blankWrap =
+            cursor.pendingWrap && reprint == nil && isEraseBlank(under) && position.column == edge
+            && !(position.column == columns - 1 && (line?.isWrapped ?? false))
         func finish() {
-            guard let reprint else { return }
-            setAttributes(of: reprint)
-            appendCell(reprint.scalars, width: reprint.width == .wide ? 2 : 1)
+            if let reprint {
+                setAttributes(of: reprint)
+                appendCell(reprint.scalars, width: reprint.width == .wide ? 2 : 1)
+            } else if blankWrap {
+                setAttributes(of: Self.emptyCell)
+                appendCell([" "], width: 1)
+                setEraseBackground(under.style.background)
+                let row = position.row - rowOffset + 1
+                let column = position.column - columnOffset + 1
+                out.csi("\(row);\(column);\(row);\(column)$z")
+            }
         }
         // A cursor that CUP cannot reach (DECRC put it outside the scroll
         // region under DECOM, or past the half of a double-width row):
@@ -204,12 +251,13 @@ extension StateEncoder {
         let region = image.scrollRegion
         let unreachable =
             (modes.origin && !region.contains(target.row)) || target.column > lastColumn(line?.size ?? .single)
-        var saved = (image.isAlternateScreen ? image.savedAlternate : image.savedPrimary) ?? .powerOn
-        saved.position = ScreenPosition(
-            row: min(saved.position.row, rows - 1), column: min(saved.position.column, columns - 1))
+            || (modes.origin && modes.leftRightMargins && !image.horizontalMargins.contains(target.column))
+        let saved = restorable(image.isAlternateScreen ? image.savedAlternate : image.savedPrimary) ?? .powerOn
         if unreachable && saved.originMode == modes.origin {
             let exact = saved.position == position && saved.pendingWrap == cursor.pendingWrap
-            if let moves = exact ? [] : relativeMoves(from: saved, to: target, line: line, clearsWrap: reprint == nil) {
+            if let moves = exact
+                ? [] : relativeMoves(from: saved, to: target, line: line, clearsWrap: reprint == nil && !blankWrap)
+            {
                 out.esc("8")
                 pen = saved.style
                 isProtected = saved.isProtected
@@ -219,8 +267,13 @@ extension StateEncoder {
                 return
             }
         }
+        if marginEdge {
+            out.csi("?69h")
+            out.csi("1;\(edge + 1)s")
+        }
         cup(target)
         finish()
+        if marginEdge { out.csi("?69l") }
     }
 
     /// CUU, CUD, CUF and CUB that take the cursor from the saved cell to

@@ -117,7 +117,7 @@ final class StateEncoder {
         writeKittyStack(image.kittyPrimary)
 
         let needsAlternate =
-            image.isAlternateScreen || image.alternate != nil || image.savedAlternate != nil
+            image.isAlternateScreen || image.alternate != nil || restorable(image.savedAlternate) != nil
             || !image.kittyAlternate.isEmpty
         if needsAlternate {
             out.csi("?47h")

@@ -174,3 +174,43 @@ extension CompactionRegressionTests {
         #expect(compactionProblems(original).isEmpty)
     }
 }
+
+extension CompactionRegressionTests {
+    /// Random sessions that failed, minimised by hand: a size, a stream, a
+    /// resize to a second size and a second stream. Each rebuilds the same
+    /// terminal (checked against the direct feed by TerminalComparison) and
+    /// compacts again to the same bytes.
+    static let minimisedSessions: [(name: String, size: (Int, Int), first: String, resize: (Int, Int)?, then: String)] =
+        [
+            // An alternate saved cursor equal to the power-on one made the
+            // first stream switch screens and the second not.
+            ("saved power-on cursor on the alternate screen", (33, 8), "\u{1B}[?1047h\u{1B}7\u{1B}[?47l", nil, ""),
+            // DECRC left the cursor left of the margins under DECOM.
+            (
+                "cursor left of the margins under DECOM", (16, 4),
+                "\u{1B}[?6h\u{1B}[?1048h\u{1B}[?69h\u{1B}[4;9s\u{1B}8", nil, ""
+            ),
+            // A saved pending wrap in a one-column terminal over a blank.
+            ("saved pending wrap over a blank at one column", (33, 8), "", (1, 1), "Ж\u{1B}7\u{1B}M"),
+            // A saved pending wrap at a right margin, the margins reset.
+            (
+                "saved pending wrap at a right margin", (20, 4), "\u{1B}[?69h\u{1B}[1;10sabcdefghij\u{1B}7\u{1B}[?69l",
+                nil, ""
+            ),
+            // SD keeps the pending wrap over the blank row it brings in.
+            ("pending wrap over a blank", (7, 3), "abcdefg\u{1B}[T", nil, ""),
+            // The bottom row of two wraps (reflowed onto a 2x2 screen).
+            ("wrapped bottom row of two", (20, 5), "abcdefghij\u{1B}[?1047h", (2, 2), ""),
+        ]
+
+    @Test(
+        "A minimised random session compacts to the same terminal and again to the same bytes",
+        arguments: minimisedSessions.indices)
+    func minimisedSessionRoundTrips(index: Int) {
+        let session = Self.minimisedSessions[index]
+        let original = fed(session.size.0, session.size.1, session.first, scrollback: 0)
+        if let (columns, rows) = session.resize { original.resize(columns: columns, rows: rows) }
+        original.feed(session.then)
+        #expect(compactionProblems(original).isEmpty, "\(session.name)")
+    }
+}
