@@ -74,10 +74,14 @@ extension StateEncoder {
         let edge = lastColumn(previous.size)
         let last = previous.cell(edge)
         let first = cell(next, 0)
-        if last.width == .wrapSpacer && edge >= 1 {
+        if last.width == .wrapSpacer {
             // A wide character that did not fit leaves a spacer (the pen's
             // erase style) and wraps; when the next row does not start with
             // one any more, a placeholder is written over by that row.
+            if columns == 1 {
+                printWrapSpacer(row: previousRow, column: 0, background: last.style.background)
+                return
+            }
             move(row: previousRow, column: edge)
             let wide = first.width == .wide && isPrintable(first)
             var style = wide ? first.style : Style()
@@ -178,10 +182,14 @@ extension StateEncoder {
         if rows == 2 {
             writeRow(0, line)
             let edge = lastColumn(line.size)
-            let needsFix = makePendingWrap(line: line, row: 0, edge: edge)
-            printScalars([" "], width: 1, edge: edge)
-            sync()
-            if needsFix { fixEndAfterPlaceholder(line, row: 0, edge: edge) }
+            if line.cell(edge).width == .wrapSpacer {
+                printWrapSpacer(row: 0, column: edge, background: line.cell(edge).style.background)
+            } else {
+                let needsFix = makePendingWrap(line: line, row: 0, edge: edge)
+                printScalars([" "], width: 1, edge: edge)
+                sync()
+                if needsFix { fixEndAfterPlaceholder(line, row: 0, edge: edge) }
+            }
             out.csi("T")  // SD: row 0 becomes row 1, flags and all
             sync()
             if let above, above.isWrapped { wrapIn(from: above, previousRow: 0, next: line) }
@@ -194,6 +202,14 @@ extension StateEncoder {
         column = 0
         pendingWrap = false
         let edge = lastColumn(line.size)
+        if line.cell(edge).width == .wrapSpacer {
+            // The wide character's placeholder lands at the start of the
+            // same row, which the last pass writes again.
+            printWrapSpacer(row: rows - 1, column: edge, background: line.cell(edge).style.background)
+            out.csi("r")
+            sync()
+            return
+        }
         let needsFix = makePendingWrap(line: line, row: rows - 1, edge: edge)
         let first = line.cell(0)
         if isPrintable(first) {
@@ -210,6 +226,66 @@ extension StateEncoder {
         if needsFix { fixEndAfterPlaceholder(line, row: rows - 1, edge: edge) }
         out.csi("r")
         sync()
+    }
+
+    /// Prints a wide placeholder at `column` of `target`, the edge it
+    /// wraps at: the column takes a spacer with the pen's background (xterm,
+    /// Ghostty), the row is marked as wrapped and the placeholder goes to
+    /// the next row. In one column a wide character prints nothing, but a
+    /// narrow heart that VS16 widens under mode 2027 still leaves its
+    /// spacer and wraps (TermCore's extendPreviousCluster); the widened
+    /// cluster is then dropped.
+    func printWrapSpacer(row target: Int, column: Int, background: Color) {
+        move(row: target, column: column)
+        var style = Style()
+        style.background = background
+        setPen(style)
+        setLink(nil)
+        setProtected(false)
+        if columns == 1 {
+            if !clustering { out.csi("?2027h") }
+            clustering = true
+            appendCell(["\u{2764}", "\u{FE0F}"], width: 2)
+        } else {
+            appendCell([Self.widePlaceholder], width: 2)
+        }
+        sync()
+    }
+
+    /// Makes a spacer at `index` of a single-width row `target` that is
+    /// not where a wrap into the next row leaves one: a right margin in
+    /// that column makes the placeholder wrap there, and a scroll region
+    /// that ends above the bottom row keeps the wrap on it. The placeholder
+    /// lands at the start of the next row (or this one at the bottom),
+    /// which is written after it; the row's wrap flag is set, and taken off
+    /// again by ``writeRow(_:_:)`` when it should not be. False when no
+    /// spacer can be made there (the first column, the last column of a row
+    /// that must not wrap, the bottom row of a screen of fewer than 3 rows).
+    @discardableResult
+    func makeWrapSpacer(row target: Int, column index: Int, _ want: CellContent, line: SnapshotLine?) -> Bool {
+        let wrapped = line?.isWrapped ?? false
+        guard (line?.size ?? .single) == .single, index >= 1 || columns == 1,
+            index < columns - 1 || wrapped, target < rows - 1 || rows >= 3
+        else { return false }
+        let margin = index < columns - 1
+        let region = target == rows - 1 && rows > 1
+        if margin {
+            out.csi("?69h")
+            out.csi("1;\(index + 1)s")  // homes the cursor
+        }
+        if region { out.csi("1;\(rows - 1)r") }  // homes the cursor
+        if margin || region {
+            row = 0
+            column = 0
+            pendingWrap = false
+            regionIsFull = !region
+        }
+        printWrapSpacer(row: target, column: index, background: want.style.background)
+        if margin { out.csi("?69l") }
+        if region { out.csi("r") }
+        regionIsFull = true
+        sync()
+        return true
     }
 
     // MARK: One row
@@ -322,7 +398,12 @@ extension StateEncoder {
             }
             return (index + 1, false)
         case .wrapSpacer:
-            return (index + 1, false)  // made by the wrap into the next row
+            // At the end of a wrapped row, made by the wrap into the next
+            // row (wrapIn, wrapBottomRow); anywhere else, here.
+            if !(index == edge && (line?.isWrapped ?? false)) {
+                makeWrapSpacer(row: target, column: index, want, line: line)
+            }
+            return (index + 1, false)
         case .narrow, .wide:
             break
         }

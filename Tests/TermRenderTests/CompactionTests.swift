@@ -201,6 +201,13 @@ extension CompactionRegressionTests {
             ("pending wrap over a blank", (7, 3), "abcdefg\u{1B}[T", nil, ""),
             // The bottom row of two wraps (reflowed onto a 2x2 screen).
             ("wrapped bottom row of two", (20, 5), "abcdefghij\u{1B}[?1047h", (2, 2), ""),
+            // A wide character that does not fit before a right margin
+            // leaves a spacer there, left of the last column.
+            ("spacer at a right margin", (40, 8), "\u{1B}[?69h\u{1B}[15;19sabcdefghijabcdefghija漢字", nil, ""),
+            // The wrapped bottom row ends in a spacer (SD took the next row).
+            ("spacer on the wrapped bottom row", (20, 5), "\u{1B}[?47h\u{1B}[7;38H漢字\u{1B}[1T", nil, ""),
+            // An emoji reflowed into one column leaves a spacer and is lost.
+            ("spacer in one column", (33, 8), "😀", (1, 1), ""),
         ]
 
     @Test(
@@ -208,7 +215,7 @@ extension CompactionRegressionTests {
         arguments: minimisedSessions.indices)
     func minimisedSessionRoundTrips(index: Int) {
         let session = Self.minimisedSessions[index]
-        let original = fed(session.size.0, session.size.1, session.first, scrollback: 0)
+        let original = fed(session.size.0, session.size.1, session.first, scrollback: 5)
         if let (columns, rows) = session.resize { original.resize(columns: columns, rows: rows) }
         original.feed(session.then)
         #expect(compactionProblems(original).isEmpty, "\(session.name)")
