@@ -110,7 +110,7 @@ extension StateEncoder {
     /// style (``fixEndAfterPlaceholder(_:row:edge:)``). Returns whether that
     /// fix is needed.
     @discardableResult
-    func makePendingWrap(line: SnapshotLine?, row target: Int, edge: Int) -> Bool {
+    func makePendingWrap(line: SnapshotLine?, row target: Int, edge: Int, keepsRowWrap: Bool = false) -> Bool {
         if pendingWrap && row == target && column == edge { return false }
         let last = cell(line, edge)
         if isPrintable(last) && last.width == .narrow {
@@ -126,14 +126,16 @@ extension StateEncoder {
                 return false
             }
         }
-        guard edge >= 1 else {
-            // One column: no room for a placeholder. A space waits in the
-            // column, and DECERA, which keeps a pending wrap (ECH and EL end
-            // it), blanks it again with the erase background.
-            move(row: target, column: 0)
+        if edge == 0 || (isEraseBlank(last) && !(keepsRowWrap && edge == columns - 1)) {
+            // A space waits in the column, and DECERA, which keeps a pending
+            // wrap (ECH and EL end it), blanks it again with the erase
+            // background; in the last column it also clears the row's wrap
+            // flag, so not where that must stay (`keepsRowWrap`). In one
+            // column there is no room for the placeholder below either.
+            move(row: target, column: edge)
             setAttributes(of: Self.emptyCell)
-            printScalars([" "], width: 1, edge: 0)
-            if isEraseBlank(last) { eraseInPlace(row: target, column: 0, background: last.style.background) }
+            printScalars([" "], width: 1, edge: edge)
+            if isEraseBlank(last) { eraseInPlace(row: target, column: edge, background: last.style.background) }
             return false
         }
         move(row: target, column: edge - 1)
@@ -180,6 +182,9 @@ extension StateEncoder {
         sync()
         if shadow.isWrapped(row: rows - 1) { return }
         if rows == 2 {
+            // SD first: row 0 starts clean (no mark left by the top line).
+            out.csi("T")
+            sync()
             writeRow(0, line)
             let edge = lastColumn(line.size)
             if line.cell(edge).width == .wrapSpacer {

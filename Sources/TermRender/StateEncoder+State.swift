@@ -70,7 +70,9 @@ extension StateEncoder {
         let line = lines[position.row]
         move(row: position.row, column: position.column)
         if saved.pendingWrap {
-            makePendingWrap(line: line, row: position.row, edge: marginEdge ?? lastColumn(line?.size ?? .single))
+            makePendingWrap(
+                line: line, row: position.row, edge: marginEdge ?? lastColumn(line?.size ?? .single),
+                keepsRowWrap: line?.isWrapped ?? false)
         }
         setPen(saved.style)
         setProtected(saved.isProtected)

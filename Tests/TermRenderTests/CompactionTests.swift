@@ -208,6 +208,16 @@ extension CompactionRegressionTests {
             ("spacer on the wrapped bottom row", (20, 5), "\u{1B}[?47h\u{1B}[7;38H漢字\u{1B}[1T", nil, ""),
             // An emoji reflowed into one column leaves a spacer and is lost.
             ("spacer in one column", (33, 8), "😀", (1, 1), ""),
+            // The top row's OSC 133 mark went down with the wrapped bottom
+            // row of two that SD moves.
+            (
+                "mark above a wrapped bottom row of two", (33, 8), "\u{1B}]133;C\u{07}abcdefghijabcdefghij\u{1B}[?47h",
+                (2, 2), ""
+            ),
+            // A wrapped row ending in a coloured blank after a wide
+            // character: the wide placeholder that waited in the last two
+            // columns cut the character.
+            ("blank after a wide character at a wrap", (20, 5), "\u{1B}[41;37m😀\u{1B}[0Jx y👍🏽", (10, 3), ""),
         ]
 
     @Test(
