@@ -32,6 +32,8 @@ extension StateEncoder {
     /// Draws a screen's lines top to bottom: the first `historyCount` scroll
     /// off into the scrollback, the last `rows` stay on the screen.
     func drawScreen(_ lines: [SnapshotLine?], historyCount: Int) {
+        drawing = true
+        defer { drawing = false }
         sync()
         onScreen = Array(repeating: nil, count: rows)
         for index in lines.indices {
@@ -267,11 +269,16 @@ extension StateEncoder {
     /// spacer can be made there (the first column, the last column of a row
     /// that must not wrap, the bottom row of a screen of fewer than 3 rows).
     @discardableResult
-    func makeWrapSpacer(row target: Int, column index: Int, _ want: CellContent, line: SnapshotLine?) -> Bool {
+    func makeWrapSpacer(row target: Int, column wanted: Int, _ want: CellContent, line: SnapshotLine?) -> Bool {
         let wrapped = line?.isWrapped ?? false
+        // The first column: made in the second and moved left by DCH, which
+        // also clears the row's wrap flag (not for a row that wraps).
+        let shifted = wanted == 0 && columns >= 2 && !wrapped
+        let index = shifted ? 1 : wanted
         guard (line?.size ?? .single) == .single, index >= 1 || columns == 1,
-            index < columns - 1 || wrapped, target < rows - 1 || rows >= 3
+            index < columns - 1 || wrapped || shifted, target < rows - 1 || rows >= 3
         else { return false }
+        if target < rows - 1 { damagedRows.insert(target + 1) }
         let margin = index < columns - 1
         let region = target == rows - 1 && rows > 1
         if margin {
@@ -290,6 +297,11 @@ extension StateEncoder {
         if region { out.csi("r") }
         regionIsFull = true
         sync()
+        if shifted {
+            move(row: target, column: 0)
+            out.csi("P")
+            sync()
+        }
         return true
     }
 
@@ -404,8 +416,9 @@ extension StateEncoder {
             return (index + 1, false)
         case .wrapSpacer:
             // At the end of a wrapped row, made by the wrap into the next
-            // row (wrapIn, wrapBottomRow); anywhere else, here.
-            if !(index == edge && (line?.isWrapped ?? false)) {
+            // row (wrapIn, wrapBottomRow) while the screen is drawn;
+            // anywhere else, or once it is drawn, here.
+            if !(drawing && index == edge && (line?.isWrapped ?? false)) {
                 makeWrapSpacer(row: target, column: index, want, line: line)
             }
             return (index + 1, false)

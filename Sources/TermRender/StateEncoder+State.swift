@@ -90,7 +90,11 @@ extension StateEncoder {
         // The cells a pending wrap or a single shift was made with.
         if saved.pendingWrap || saved.characterSets.singleShift != nil {
             onScreen = lines
+            damagedRows = []
             writeRow(position.row, line)
+            // A spacer made again there wrote into the row below.
+            for damaged in damagedRows.sorted() where damaged != position.row { writeRow(damaged, lines[damaged]) }
+            damagedRows = []
         }
     }
 

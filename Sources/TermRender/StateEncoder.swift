@@ -41,6 +41,12 @@ final class StateEncoder {
     /// join them.
     private var run: [Unicode.Scalar] = []
     private var runEnd = -1
+    /// True while ``drawScreen(_:historyCount:)`` runs: a spacer at the end
+    /// of a wrapped row is then made by the wrap into the next row.
+    var drawing = false
+    /// Rows a spacer made after the screen was drawn wrote a placeholder
+    /// into (``makeWrapSpacer(row:column:_:line:)``), to be written again.
+    var damagedRows: Set<Int> = []
     /// What each screen row should hold now, as far as the stream has got
     /// (rows not drawn yet are empty): a scratch row is restored from it.
     var onScreen: [SnapshotLine?] = []

@@ -214,6 +214,11 @@ extension CompactionRegressionTests {
                 "mark above a wrapped bottom row of two", (33, 8), "\u{1B}]133;C\u{07}abcdefghijabcdefghij\u{1B}[?47h",
                 (2, 2), ""
             ),
+            // A saved pending wrap over the spacer at the end of a wrapped
+            // row: the character printed to wait there replaced the spacer.
+            ("saved pending wrap over a spacer", (40, 8), "", (2, 2), "🇫🇷\u{1B}[?1048h\u{1B}[2X😀"),
+            // DCH moved a spacer into the first column.
+            ("spacer in the first column", (33, 8), "", (2, 2), "é😀\u{1B}8\u{1B}[1P"),
             // A wrapped row ending in a coloured blank after a wide
             // character: the wide placeholder that waited in the last two
             // columns cut the character.
