@@ -236,3 +236,54 @@ extension CompactionRegressionTests {
         #expect(compactionProblems(original).isEmpty, "\(session.name)")
     }
 }
+
+/// Engine bugs in TermCore, being fixed there, that leave states no stream
+/// into a fresh terminal rebuilds: each test says what xterm does and fails
+/// until the engine does it too.
+@Suite("Replay compaction, engine bugs (known issues)")
+struct CompactionEngineIssueTests {
+    @Test("RIS resets the left/right margins (xterm): after RIS and DECLRMM, 30 letters wrap at column 20")
+    func fullResetResetsTheMargins() {
+        let terminal = Terminal(columns: 20, rows: 4, scrollback: 0)
+        terminal.feed("\u{1B}[?69h\u{1B}[1;10s\u{1B}c\u{1B}[?69h" + String(repeating: "x", count: 30))
+        withKnownIssue("RIS leaves the left/right margins (TerminalState+Modes.swift, fullReset)") {
+            #expect(terminal.horizontalMargins == 0...19)
+            #expect(terminal.cell(at: ScreenPosition(row: 0, column: 19)).scalars == ["x"])
+        }
+        // Until then the margins RIS kept are a state no stream rebuilds.
+        let kept = Terminal(columns: 20, rows: 4, scrollback: 0)
+        kept.feed("\u{1B}[?69h\u{1B}[1;10s\u{1B}c")
+        withKnownIssue("RIS leaves the left/right margins") { #expect(compactionProblems(kept).isEmpty) }
+    }
+
+    @Test("With autowrap off, a mark after a character printed in the last column joins that character (xterm)")
+    func markAfterTheLastColumnWithoutAutowrap() {
+        let terminal = Terminal(columns: 20, rows: 2, scrollback: 0)
+        terminal.feed("\u{1B}[?7labcdefghijklmnopqrste\u{301}")
+        withKnownIssue("the mark joins the cell left of the cursor (TerminalState+Print.swift, previousCharacterCell)")
+        {
+            #expect(terminal.cell(at: ScreenPosition(row: 0, column: 19)).scalars == ["e", "\u{301}"])
+            #expect(terminal.cell(at: ScreenPosition(row: 0, column: 18)).scalars == ["s"])
+        }
+        // Under mode 2027 the joined scalar can be a regional indicator:
+        // "i" and U+1F1F7 in one narrow cell, which no print makes.
+        let flag = Terminal(columns: 20, rows: 2, scrollback: 0)
+        flag.feed("\u{1B}[?7l\u{1B}[?2027habcdefghijabcdefghij🇫🇷")
+        withKnownIssue("the flag's second half joins the cell before") { #expect(compactionProblems(flag).isEmpty) }
+    }
+
+    @Test("A resize moves or clamps the primary's saved cursor, pending wrap included, as it does the cursor")
+    func resizeKeepsASavedPendingWrapInColumnZero() {
+        // At 1x1 "y" waits with a pending wrap in column 0; DECSC saves it;
+        // at 40 columns column 0 is not the right edge any more.
+        let terminal = Terminal(columns: 33, rows: 8, scrollback: 30)
+        terminal.resize(columns: 1, rows: 1)
+        terminal.feed("x y\u{1B}7")
+        terminal.resize(columns: 40, rows: 8)
+        withKnownIssue("the primary's saved cursor is left as it was (TerminalState+Resize.swift)") {
+            let saved = terminal.savedCursor(alternateScreen: false)
+            #expect(saved?.pendingWrap == false || saved?.position.column == 39)
+            #expect(compactionProblems(terminal).isEmpty)
+        }
+    }
+}
