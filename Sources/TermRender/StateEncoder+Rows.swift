@@ -266,8 +266,9 @@ extension StateEncoder {
     /// lands at the start of the next row (or this one at the bottom),
     /// which is written after it; the row's wrap flag is set, and taken off
     /// again by ``writeRow(_:_:)`` when it should not be. False when no
-    /// spacer can be made there (the first column, the last column of a row
-    /// that must not wrap, the bottom row of a screen of fewer than 3 rows).
+    /// spacer can be made there (the first column of a row that wraps, the
+    /// last column of a row that must not wrap on a screen of fewer than 3
+    /// columns, the bottom row of a screen of fewer than 3 rows).
     @discardableResult
     func makeWrapSpacer(row target: Int, column wanted: Int, _ want: CellContent, line: SnapshotLine?) -> Bool {
         let wrapped = line?.isWrapped ?? false
@@ -276,7 +277,7 @@ extension StateEncoder {
         let shifted = wanted == 0 && columns >= 2 && !wrapped
         let index = shifted ? 1 : wanted
         guard (line?.size ?? .single) == .single, index >= 1 || columns == 1,
-            index < columns - 1 || wrapped || shifted, target < rows - 1 || rows >= 3
+            index < columns - 1 || wrapped || shifted || columns >= 3, target < rows - 1 || rows >= 3
         else { return false }
         if target < rows - 1 { damagedRows.insert(target + 1) }
         let margin = index < columns - 1
@@ -339,10 +340,23 @@ extension StateEncoder {
             }
             let wantsWrap = line?.isWrapped ?? false
             if !wantsWrap && shadow.isWrapped(row: target) {
-                // DCH in the last column clears the wrap flag; the cell is
-                // written again below.
-                move(row: target, column: columns - 1)
-                out.csi("P")
+                // DCH clears the wrap flag wherever it deletes; the cells it
+                // moves are written again below. In the last column, unless
+                // that holds a spacer (which only a wrap makes): then in the
+                // first, under margins that keep the spacer out of reach.
+                if cell(line, columns - 1).width == .wrapSpacer && columns >= 3 && size == .single {
+                    out.csi("?69h")
+                    out.csi("1;2s")  // homes the cursor
+                    row = 0
+                    column = 0
+                    pendingWrap = false
+                    move(row: target, column: 0)
+                    out.csi("P")
+                    out.csi("?69l")
+                } else {
+                    move(row: target, column: columns - 1)
+                    out.csi("P")
+                }
                 sync()
             }
             let keepWrap = wantsWrap && shadow.isWrapped(row: target)

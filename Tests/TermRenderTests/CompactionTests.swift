@@ -217,6 +217,12 @@ extension CompactionRegressionTests {
             // A saved pending wrap over the spacer at the end of a wrapped
             // row: the character printed to wait there replaced the spacer.
             ("saved pending wrap over a spacer", (40, 8), "", (2, 2), "🇫🇷\u{1B}[?1048h\u{1B}[2X😀"),
+            // A spacer in the last column of a row that no longer wraps (DCH
+            // under margins cleared the flag and kept the spacer).
+            (
+                "spacer in the last column of a row that does not wrap", (7, 3),
+                "abcdef한\u{1B}[?69h\u{1B}[1;3s\u{1B}[1;1H\u{1B}[P\u{1B}[?69l", nil, ""
+            ),
             // DCH moved a spacer into the first column.
             ("spacer in the first column", (33, 8), "", (2, 2), "é😀\u{1B}8\u{1B}[1P"),
             // A wrapped row ending in a coloured blank after a wide
