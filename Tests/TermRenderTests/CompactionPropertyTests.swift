@@ -31,6 +31,8 @@ struct CompactionPropertyTests {
         for seed in start..<(start + Self.perBatch) {
             var rng = SplitMix64(seed: UInt64(seed))
             let session = RandomSession.random(&rng)
+            // For a seed that traps: the last one printed.
+            if ProcessInfo.processInfo.environment["TERMENGINE_TRACE_SEEDS"] != nil { print("seed", seed) }
             let terminal = session.replay()
             let problems = compactionProblems(terminal)
             executed += 1
