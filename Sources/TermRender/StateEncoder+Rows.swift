@@ -440,6 +440,24 @@ extension StateEncoder {
             break
         }
         if isPrintable(want) {
+            if want.width == .narrow && index == edge
+                && Terminal.printedWidth(of: want.scalars, graphemeClustering: false) != 1
+                && Terminal.printedWidth(of: [want.scalars[0]], graphemeClustering: true) == 2
+            {
+                // Mode 2027 narrows this cluster (VS15) only once its wide
+                // base is printed, for which the last column has no room:
+                // printed one column left, then ICH moves it right. ICH
+                // clears the wrap flag, so not on a row that wraps, and
+                // not at all where the base would wrap and scroll instead.
+                guard index == columns - 1 && index >= 1 && !(line?.isWrapped ?? false) else {
+                    return (index + 1, false)
+                }
+                move(row: target, column: index - 1)
+                printCell(want, edge: edge)
+                move(row: target, column: index - 1)
+                out.csi("@")
+                return (index + 1, false)
+            }
             move(row: target, column: index)
             printCell(want, edge: edge)
             return (index + (want.width == .wide ? 2 : 1), false)

@@ -258,20 +258,33 @@ extension StateEncoder {
         let unreachable =
             (modes.origin && !region.contains(target.row)) || target.column > lastColumn(line?.size ?? .single)
             || (modes.origin && modes.leftRightMargins && !image.horizontalMargins.contains(target.column))
-        let saved = restorable(image.isAlternateScreen ? image.savedAlternate : image.savedPrimary) ?? .powerOn
-        if unreachable && saved.originMode == modes.origin {
+        // The saved cursor of the screen shown, or else the other screen's:
+        // DECSET/DECRST 47 around DECRC switch screens and keep the cursor.
+        let candidates = [
+            (image.isAlternateScreen ? image.savedAlternate : image.savedPrimary, false),
+            (image.isAlternateScreen ? image.savedPrimary : image.savedAlternate, true),
+        ]
+        for (stored, otherScreen) in candidates where unreachable {
+            let saved = restorable(stored) ?? .powerOn
+            // DECRC restores a pending single shift that only a print ends.
+            guard saved.originMode == modes.origin,
+                saved.characterSets.singleShift == nil || image.characterSets.singleShift != nil
+            else { continue }
             let exact = saved.position == position && saved.pendingWrap == cursor.pendingWrap
-            if let moves = exact
-                ? [] : relativeMoves(from: saved, to: target, line: line, clearsWrap: reprint == nil && !blankWrap)
-            {
-                out.esc("8")
-                pen = saved.style
-                isProtected = saved.isProtected
-                resetCharacterSets(saved.characterSets)
-                for move in moves { out.csi(move) }
-                if !exact { finish() }
-                return
-            }
+            guard
+                let moves = exact
+                    ? [] : relativeMoves(from: saved, to: target, line: line, clearsWrap: reprint == nil && !blankWrap)
+            else { continue }
+            let toggle = image.isAlternateScreen ? "?47l" : "?47h"
+            if otherScreen { out.csi(toggle) }
+            out.esc("8")
+            if otherScreen { out.csi(image.isAlternateScreen ? "?47h" : "?47l") }
+            pen = saved.style
+            isProtected = saved.isProtected
+            resetCharacterSets(saved.characterSets)
+            for move in moves { out.csi(move) }
+            if !exact { finish() }
+            return
         }
         if marginEdge {
             out.csi("?69h")

@@ -223,6 +223,15 @@ extension CompactionRegressionTests {
                 "spacer in the last column of a row that does not wrap", (7, 3),
                 "abcdef한\u{1B}[?69h\u{1B}[1;3s\u{1B}[1;1H\u{1B}[P\u{1B}[?69l", nil, ""
             ),
+            // DECRC left the cursor above the region under DECOM, then the
+            // screen switched: only the other screen's saved cursor is there.
+            (
+                "cursor outside the region, saved on the other screen", (33, 8),
+                "\u{1B}[?6h\u{1B}[s\u{1B}[2r\u{1B}8\u{1B}[?1047h", nil, ""
+            ),
+            // ICH moved an emoji narrowed by VS15 under mode 2027 into the
+            // last column, where its wide base does not fit.
+            ("narrowed emoji in the last column", (10, 3), "\u{1B}[?2027habcdefgh😀\u{FE0E}\u{1B}[H\u{1B}[@", nil, ""),
             // DCH moved a spacer into the first column.
             ("spacer in the first column", (33, 8), "", (2, 2), "é😀\u{1B}8\u{1B}[1P"),
             // A wrapped row ending in a coloured blank after a wide
