@@ -302,3 +302,20 @@ struct CompactionEngineIssueTests {
         }
     }
 }
+
+extension CompactionEngineIssueTests {
+    @Test("A resize into one column drops a wide character as printing does, leaving an erase blank")
+    func reflowIntoOneColumnLeavesAStyledBlank() {
+        // Printing a wide character in one column stores nothing; the resize
+        // keeps a blank with the character's foreground, which no sequence
+        // can make in one column.
+        let terminal = Terminal(columns: 20, rows: 5, scrollback: 30)
+        terminal.feed("\u{1B}[?1047h\u{1B}[32m👩\u{200D}👧")
+        terminal.resize(columns: 1, rows: 1)
+        withKnownIssue("the resize keeps the style of a character that does not fit (TerminalState+Resize.swift)") {
+            let cell = terminal.cell(at: ScreenPosition(row: 0, column: 0))
+            #expect(cell.style == Style(background: cell.style.background))
+            #expect(compactionProblems(terminal).isEmpty)
+        }
+    }
+}
