@@ -233,8 +233,14 @@ extension StateEncoder {
         let marginEdge =
             cursor.pendingWrap && !modes.leftRightMargins && position.column >= 1 && position.column < edge
         if marginEdge { edge = position.column }
+        // DECERA's rectangle is relative to the region and margins under
+        // DECOM: it cannot name a cell outside them.
+        let erasable =
+            !modes.origin
+            || (image.scrollRegion.contains(position.row)
+                && (!modes.leftRightMargins || margins.contains(position.column)))
         let blankWrap =
-            cursor.pendingWrap && reprint == nil && isEraseBlank(under) && position.column == edge
+            cursor.pendingWrap && reprint == nil && isEraseBlank(under) && position.column == edge && erasable
             && !(position.column == columns - 1 && (line?.isWrapped ?? false))
         func finish() {
             if let reprint {
@@ -255,9 +261,14 @@ extension StateEncoder {
         // and CUU, CUD, CUF and CUB from there reach the cells that do not
         // lie across the region or a margin (TermCore's verticalBounds).
         let region = image.scrollRegion
+        // A pending wrap left of the edge under margins in force cannot be
+        // made by printing either (DECSLRM would home the cursor after it):
+        // only DECRC of a cursor saved exactly so brings it back.
+        let wrapUnmakeable = cursor.pendingWrap && modes.leftRightMargins && position.column != edge
         let unreachable =
             (modes.origin && !region.contains(target.row)) || target.column > lastColumn(line?.size ?? .single)
             || (modes.origin && modes.leftRightMargins && !image.horizontalMargins.contains(target.column))
+            || wrapUnmakeable
         // The saved cursor of the screen shown, or else the other screen's:
         // DECSET/DECRST 47 around DECRC switch screens and keep the cursor.
         let candidates = [
@@ -271,7 +282,7 @@ extension StateEncoder {
                 saved.characterSets.singleShift == nil || image.characterSets.singleShift != nil
             else { continue }
             let exact = saved.position == position && saved.pendingWrap == cursor.pendingWrap
-            guard
+            guard exact || !wrapUnmakeable,
                 let moves = exact
                     ? [] : relativeMoves(from: saved, to: target, line: line, clearsWrap: reprint == nil && !blankWrap)
             else { continue }

@@ -232,6 +232,13 @@ extension CompactionRegressionTests {
             // ICH moved an emoji narrowed by VS15 under mode 2027 into the
             // last column, where its wide base does not fit.
             ("narrowed emoji in the last column", (10, 3), "\u{1B}[?2027habcdefgh😀\u{FE0E}\u{1B}[H\u{1B}[@", nil, ""),
+            // DECRC brought back a pending wrap at a right margin that
+            // DECSLRM then moved (no margins but the whole width).
+            (
+                "pending wrap left of the edge under margins", (40, 8),
+                "\u{1B}[?69h\u{1B}[4;31sabcdefghijabcdefghijabcdefghijé\u{1B}[?1048h\u{1B}[?6h\u{1B}[s\u{1B}[2r\u{1B}8",
+                nil, ""
+            ),
             // DCH moved a spacer into the first column.
             ("spacer in the first column", (33, 8), "", (2, 2), "é😀\u{1B}8\u{1B}[1P"),
             // A wrapped row ending in a coloured blank after a wide
