@@ -115,7 +115,7 @@ extension StateEncoder {
     func makePendingWrap(line: SnapshotLine?, row target: Int, edge: Int, keepsRowWrap: Bool = false) -> Bool {
         if pendingWrap && row == target && column == edge { return false }
         let last = cell(line, edge)
-        if isPrintable(last) && last.width == .narrow {
+        if isPrintable(last) && last.width == .narrow && !needsRoomToNarrow(last) {
             move(row: target, column: edge)
             printCell(last, edge: edge)
             return false
@@ -259,7 +259,7 @@ extension StateEncoder {
         sync()
     }
 
-    /// Makes a spacer at `index` of a single-width row `target` that is
+    /// Makes a spacer at column `wanted` of a single-width row `target` that is
     /// not where a wrap into the next row leaves one: a right margin in
     /// that column makes the placeholder wrap there, and a scroll region
     /// that ends above the bottom row keeps the wrap on it. The placeholder
@@ -411,6 +411,14 @@ extension StateEncoder {
         writeRow(scratch, onScreen[scratch])
     }
 
+    /// True for a narrow cell that only mode 2027 prints so (VS15 after a
+    /// wide emoji), which takes two columns until the selector comes.
+    func needsRoomToNarrow(_ cell: CellContent) -> Bool {
+        cell.width == .narrow && isPrintable(cell)
+            && Terminal.printedWidth(of: cell.scalars, graphemeClustering: false) != 1
+            && Terminal.printedWidth(of: [cell.scalars[0]], graphemeClustering: true) == 2
+    }
+
     /// Writes one cell that differs; returns the next column to look at and
     /// whether it must be written whatever it holds (it is the right half of
     /// a placeholder).
@@ -440,22 +448,18 @@ extension StateEncoder {
             break
         }
         if isPrintable(want) {
-            if want.width == .narrow && index == edge
-                && Terminal.printedWidth(of: want.scalars, graphemeClustering: false) != 1
-                && Terminal.printedWidth(of: [want.scalars[0]], graphemeClustering: true) == 2
-            {
+            if index == edge && needsRoomToNarrow(want) {
                 // Mode 2027 narrows this cluster (VS15) only once its wide
-                // base is printed, for which the last column has no room:
-                // printed one column left, then ICH moves it right. ICH
-                // clears the wrap flag, so not on a row that wraps, and
-                // not at all where the base would wrap and scroll instead.
-                guard index == columns - 1 && index >= 1 && !(line?.isWrapped ?? false) else {
+                // base is printed, for which the edge has no room: printed
+                // one column left, then copied right with DECCRA (which
+                // keeps the row's wrap flag and the cursor); the column
+                // left is written again after.
+                guard index == columns - 1 && index >= 1 && (line?.size ?? .single) == .single else {
                     return (index + 1, false)
                 }
                 move(row: target, column: index - 1)
                 printCell(want, edge: edge)
-                move(row: target, column: index - 1)
-                out.csi("@")
+                out.csi("\(target + 1);\(index);\(target + 1);\(index);1;\(target + 1);\(index + 1)$v")
                 return (index + 1, false)
             }
             move(row: target, column: index)

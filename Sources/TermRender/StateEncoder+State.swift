@@ -28,8 +28,6 @@ extension StateEncoder {
         }
     }
 
-    /// DECSC with `saved`'s contents, on the screen being drawn. Nothing
-    /// saved and the power-on state restore the same, so neither is written.
     /// What DECRC would restore from `saved`, or nil when that is the
     /// power-on state (nothing to write). A resize can leave a saved position
     /// off the screen (the engine clamps only some saved cursors); DECRC
@@ -43,6 +41,8 @@ extension StateEncoder {
         return saved == .powerOn ? nil : saved
     }
 
+    /// DECSC with `stored`'s contents, on the screen being drawn. Nothing
+    /// saved and the power-on state restore the same, so neither is written.
     func writeSavedCursor(_ stored: SavedCursorState?, lines: [SnapshotLine?]) {
         guard let saved = restorable(stored) else { return }
         sync()
@@ -170,6 +170,9 @@ extension StateEncoder {
         if modes.applicationKeypad { out.esc("=") }
         if modes.kittyKeyboardFlags != 0 { out.csi("=\(modes.kittyKeyboardFlags)u") }
         if modes.origin { out.csi("?6h") }
+        // Autowrap off before the cursor: DECAWM reset ends a pending wrap,
+        // which then only DECRC brings back (writeCursor).
+        if !modes.autowrap { out.csi("?7l") }
         writeCursor()
         setPen(image.pen)
         setLink(image.penLink)
@@ -182,7 +185,6 @@ extension StateEncoder {
         if modes.insert { ansi.append(4) }
         if modes.newline { ansi.append(20) }
         if !ansi.isEmpty { out.csi(ansi.map(String.init).joined(separator: ";") + "h") }
-        if !modes.autowrap { out.csi("?7l") }
     }
 
     /// CUP to the cursor (relative to the margins under DECOM); a pending
@@ -262,9 +264,11 @@ extension StateEncoder {
         // lie across the region or a margin (TermCore's verticalBounds).
         let region = image.scrollRegion
         // A pending wrap left of the edge under margins in force cannot be
-        // made by printing either (DECSLRM would home the cursor after it):
-        // only DECRC of a cursor saved exactly so brings it back.
-        let wrapUnmakeable = cursor.pendingWrap && modes.leftRightMargins && position.column != edge
+        // made by printing either (DECSLRM would home the cursor after it),
+        // nor one with autowrap off: only DECRC of a cursor saved exactly so
+        // brings it back.
+        let wrapUnmakeable =
+            cursor.pendingWrap && ((modes.leftRightMargins && position.column != edge) || !modes.autowrap)
         let unreachable =
             (modes.origin && !region.contains(target.row)) || target.column > lastColumn(line?.size ?? .single)
             || (modes.origin && modes.leftRightMargins && !image.horizontalMargins.contains(target.column))
@@ -277,14 +281,29 @@ extension StateEncoder {
         ]
         for (stored, otherScreen) in candidates where unreachable {
             let saved = restorable(stored) ?? .powerOn
-            // DECRC restores a pending single shift that only a print ends.
-            guard saved.originMode == modes.origin,
-                saved.characterSets.singleShift == nil || image.characterSets.singleShift != nil
-            else { continue }
-            let exact = saved.position == position && saved.pendingWrap == cursor.pendingWrap
+            guard saved.originMode == modes.origin else { continue }
+            // DECRC restores a pending single shift, which only a print
+            // ends: the print that makes a pending wrap, or else the cell
+            // left of the cursor printed again (into G2/G3 as ASCII, so the
+            // same character).
+            var endsShift: CellContent?
+            if let shift = saved.characterSets.singleShift, image.characterSets.singleShift == nil {
+                guard saved.characterSets.designations[shift] == .ascii, !wrapUnmakeable else { continue }
+                if reprint == nil && !blankWrap {
+                    let left = target.column >= 1 ? cell(line, target.column - 1) : Self.emptyCell
+                    // ASCII: only a print through the charsets ends a shift.
+                    guard left.width == .narrow, left.scalars.count == 1, let scalar = left.scalars.first,
+                        (0x20..<0x7F).contains(scalar.value)
+                    else { continue }
+                    endsShift = left
+                }
+            }
+            let exact = saved.position == position && saved.pendingWrap == cursor.pendingWrap && endsShift == nil
+            var stop = target
+            if endsShift != nil { stop.column -= 1 }
             guard exact || !wrapUnmakeable,
                 let moves = exact
-                    ? [] : relativeMoves(from: saved, to: target, line: line, clearsWrap: reprint == nil && !blankWrap)
+                    ? [] : relativeMoves(from: saved, to: stop, line: line, clearsWrap: reprint == nil && !blankWrap)
             else { continue }
             let toggle = image.isAlternateScreen ? "?47l" : "?47h"
             if otherScreen { out.csi(toggle) }
@@ -294,6 +313,10 @@ extension StateEncoder {
             isProtected = saved.isProtected
             resetCharacterSets(saved.characterSets)
             for move in moves { out.csi(move) }
+            if let endsShift {
+                setAttributes(of: endsShift)
+                appendCell(endsShift.scalars, width: 1)
+            }
             if !exact { finish() }
             return
         }

@@ -239,6 +239,14 @@ extension CompactionRegressionTests {
                 "\u{1B}[?69h\u{1B}[4;31sabcdefghijabcdefghijabcdefghijé\u{1B}[?1048h\u{1B}[?6h\u{1B}[s\u{1B}[2r\u{1B}8",
                 nil, ""
             ),
+            // DECRC restored a pending single shift (SS2 before DECSC) and a
+            // print outside the region under DECOM ended it.
+            ("single shift ended outside the region", (16, 4), "\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[3r\u{1B}8a", nil, ""),
+            // DECRC (CSI u) brought back a pending wrap with autowrap off.
+            (
+                "pending wrap with autowrap off", (40, 8), "", (1, 1),
+                "abcdefghij\u{1B}[?1048h\u{1B}[?69h\u{1B}[1;1s\u{1B}[?7l\u{1B}[s\u{1B}[u"
+            ),
             // DCH moved a spacer into the first column.
             ("spacer in the first column", (33, 8), "", (2, 2), "é😀\u{1B}8\u{1B}[1P"),
             // A wrapped row ending in a coloured blank after a wide
