@@ -244,6 +244,24 @@ extension StateEncoder {
         let blankWrap =
             cursor.pendingWrap && reprint == nil && isEraseBlank(under) && position.column == edge && erasable
             && !(position.column == columns - 1 && (line?.isWrapped ?? false))
+        // Else the other screen's character in that place, printed there
+        // again (DECSET/DECRST 47 keep the cursor and its pending wrap).
+        var otherReprint: CellContent?
+        if cursor.pendingWrap && reprint == nil && !blankWrap && position.column == edge && !marginEdge {
+            let otherLine = screenLines(alternate: !image.isAlternateScreen)[position.row]
+            var character = cell(otherLine, position.column)
+            var otherTarget = position
+            if character.width == .wideTail && position.column > 0 {
+                otherTarget.column -= 1
+                character = cell(otherLine, otherTarget.column)
+            }
+            if (otherLine?.size ?? .single) == (line?.size ?? .single) && isPrintable(character)
+                && !needsRoomToNarrow(character)
+            {
+                otherReprint = character
+                target = otherTarget
+            }
+        }
         func finish() {
             if let reprint {
                 setAttributes(of: reprint)
@@ -255,6 +273,11 @@ extension StateEncoder {
                 let row = position.row - rowOffset + 1
                 let column = position.column - columnOffset + 1
                 out.csi("\(row);\(column);\(row);\(column)$z")
+            } else if let otherReprint {
+                out.csi(image.isAlternateScreen ? "?47l" : "?47h")
+                setAttributes(of: otherReprint)
+                appendCell(otherReprint.scalars, width: otherReprint.width == .wide ? 2 : 1)
+                out.csi(image.isAlternateScreen ? "?47h" : "?47l")
             }
         }
         // A cursor that CUP cannot reach (DECRC put it outside the scroll
@@ -289,7 +312,7 @@ extension StateEncoder {
             var endsShift: CellContent?
             if let shift = saved.characterSets.singleShift, image.characterSets.singleShift == nil {
                 guard saved.characterSets.designations[shift] == .ascii, !wrapUnmakeable else { continue }
-                if reprint == nil && !blankWrap {
+                if reprint == nil && !blankWrap && otherReprint == nil {
                     let left = target.column >= 1 ? cell(line, target.column - 1) : Self.emptyCell
                     // ASCII: only a print through the charsets ends a shift.
                     guard left.width == .narrow, left.scalars.count == 1, let scalar = left.scalars.first,
@@ -303,7 +326,10 @@ extension StateEncoder {
             if endsShift != nil { stop.column -= 1 }
             guard exact || !wrapUnmakeable,
                 let moves = exact
-                    ? [] : relativeMoves(from: saved, to: stop, line: line, clearsWrap: reprint == nil && !blankWrap)
+                    ? []
+                    : relativeMoves(
+                        from: saved, to: stop, line: line,
+                        clearsWrap: reprint == nil && !blankWrap && otherReprint == nil)
             else { continue }
             let toggle = image.isAlternateScreen ? "?47l" : "?47h"
             if otherScreen { out.csi(toggle) }

@@ -247,6 +247,13 @@ extension CompactionRegressionTests {
                 "pending wrap with autowrap off", (40, 8), "", (1, 1),
                 "abcdefghij\u{1B}[?1048h\u{1B}[?69h\u{1B}[1;1s\u{1B}[?7l\u{1B}[s\u{1B}[u"
             ),
+            // A pending wrap outside the region under DECOM over a blank
+            // (the alternate screen, cleared): DECERA cannot name the cell,
+            // the primary's character there is printed again instead.
+            (
+                "pending wrap over a blank outside the region", (10, 3),
+                "\u{1B}[?6h\u{1B}[s\u{1B}[2r\u{1B}8abcdefghij\u{1B}[?1047h", nil, ""
+            ),
             // DCH moved a spacer into the first column.
             ("spacer in the first column", (33, 8), "", (2, 2), "é😀\u{1B}8\u{1B}[1P"),
             // A wrapped row ending in a coloured blank after a wide
