@@ -128,6 +128,19 @@ extension StateEncoder {
                 return false
             }
         }
+        if needsRoomToNarrow(last) && edge >= 1, cell(line, edge - 1) == last || restoresInPlace(cell(line, edge - 1)) {
+            // A VS15 emoji narrowed under mode 2027: printed one column left
+            // (its wide base needs two), a space waits at the edge, DECCRA
+            // copies the emoji over the space (keeping the pending wrap, as
+            // DECERA and DECFRA do), and the column left is made again.
+            move(row: target, column: edge - 1)
+            printCell(last, edge: edge)
+            setAttributes(of: Self.emptyCell)
+            printScalars([" "], width: 1, edge: edge)
+            out.csi("\(target + 1);\(edge);\(target + 1);\(edge);1;\(target + 1);\(edge + 1)$v")
+            if cell(line, edge - 1) != last { restoreInPlace(cell(line, edge - 1), row: target, column: edge - 1) }
+            return false
+        }
         if edge == 0 || (isEraseBlank(last) && !(keepsRowWrap && edge == columns - 1)) {
             // A space waits in the column, and DECERA, which keeps a pending
             // wrap (ECH and EL end it), blanks it again with the erase
@@ -165,6 +178,28 @@ extension StateEncoder {
             }
         }
         sync()
+    }
+
+    /// True when `cell` can be made without moving the cursor: a blank an
+    /// erase leaves (DECERA), or a printable ASCII or Latin-1 character with
+    /// no link (DECFRA fills with the pen and the protection in force).
+    func restoresInPlace(_ cell: CellContent) -> Bool {
+        if isEraseBlank(cell) { return true }
+        guard cell.width == .narrow, cell.hyperlink == nil, cell.scalars.count == 1, let scalar = cell.scalars.first
+        else { return false }
+        return (0x20...0x7E).contains(scalar.value) || (0xA0...0xFF).contains(scalar.value)
+    }
+
+    /// Makes `cell` at `column` of `target` with DECERA or DECFRA, which
+    /// keep the cursor and a pending wrap (``restoresInPlace(_:)``).
+    func restoreInPlace(_ cell: CellContent, row target: Int, column: Int) {
+        if isEraseBlank(cell) {
+            eraseInPlace(row: target, column: column, background: cell.style.background)
+            return
+        }
+        guard let scalar = cell.scalars.first else { return }
+        setAttributes(of: cell)
+        out.csi("\(scalar.value);\(target + 1);\(column + 1);\(target + 1);\(column + 1)$x")
     }
 
     /// DECERA over one cell, which blanks it with the pen's background and,

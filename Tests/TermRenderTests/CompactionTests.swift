@@ -254,6 +254,15 @@ extension CompactionRegressionTests {
                 "pending wrap over a blank outside the region", (10, 3),
                 "\u{1B}[?6h\u{1B}[s\u{1B}[2r\u{1B}8abcdefghij\u{1B}[?1047h", nil, ""
             ),
+            // A VS15 emoji under mode 2027 ends a wrapped line that goes
+            // into the scrollback (reflowed to two columns): the pending
+            // wrap was made over it with a placeholder that lost it.
+            ("narrowed emoji ending a wrapped line", (33, 8), "\u{1B}[?2027h 😀\u{FE0E} \u{1B}[1S", (2, 2), ""),
+            // The same with the emoji in both columns (REP).
+            (
+                "narrowed emoji in both columns of a wrapped line", (33, 8), "", (2, 2),
+                "\u{1B}[?2027h😀\u{FE0E}\u{1B}[5bé"
+            ),
             // DCH moved a spacer into the first column.
             ("spacer in the first column", (33, 8), "", (2, 2), "é😀\u{1B}8\u{1B}[1P"),
             // A wrapped row ending in a coloured blank after a wide
