@@ -312,11 +312,16 @@ extension StateEncoder {
         let shifted = wanted == 0 && columns >= 2 && !wrapped
         let index = shifted ? 1 : wanted
         guard (line?.size ?? .single) == .single, index >= 1 || columns == 1,
-            index < columns - 1 || wrapped || shifted || columns >= 3, target < rows - 1 || rows >= 3
+            index < columns - 1 || wrapped || shifted || columns >= 3, target < rows - 1 || rows >= 2
         else { return false }
-        if target < rows - 1 { damagedRows.insert(target + 1) }
+        // The bottom row of two, which no region leaves out: made on the top
+        // row, copied down with DECCRA (spacers copy as they are), and the
+        // top row written again.
+        let copied = target == rows - 1 && rows == 2
+        let made = copied ? 0 : target
+        if made < rows - 1 { damagedRows.insert(made + 1) }
         let margin = index < columns - 1
-        let region = target == rows - 1 && rows > 1
+        let region = made == rows - 1 && rows > 1
         if margin {
             out.csi("?69h")
             out.csi("1;\(index + 1)s")  // homes the cursor
@@ -328,15 +333,20 @@ extension StateEncoder {
             pendingWrap = false
             regionIsFull = !region
         }
-        printWrapSpacer(row: target, column: index, background: want.style.background)
+        printWrapSpacer(row: made, column: index, background: want.style.background)
         if margin { out.csi("?69l") }
         if region { out.csi("r") }
         regionIsFull = true
         sync()
         if shifted {
-            move(row: target, column: 0)
+            move(row: made, column: 0)
             out.csi("P")
             sync()
+        }
+        if copied {
+            out.csi("1;\(wanted + 1);1;\(wanted + 1);1;2;\(wanted + 1)$v")
+            sync()
+            writeRow(0, onScreen[0])
         }
         return true
     }

@@ -263,6 +263,12 @@ extension CompactionRegressionTests {
                 "narrowed emoji in both columns of a wrapped line", (33, 8), "", (2, 2),
                 "\u{1B}[?2027h😀\u{FE0E}\u{1B}[5bé"
             ),
+            // A spacer on the bottom row of a two-row screen (SD moved it
+            // there), which no region keeps a wrap on.
+            (
+                "spacer on the bottom row of two", (33, 8),
+                "\u{1B}[?1047habcdefghijabcdefghijabcdefghij👩\u{200D}👧", (80, 2), "\u{1B}[1T"
+            ),
             // DCH moved a spacer into the first column.
             ("spacer in the first column", (33, 8), "", (2, 2), "é😀\u{1B}8\u{1B}[1P"),
             // A wrapped row ending in a coloured blank after a wide
