@@ -314,8 +314,9 @@ extension StateEncoder {
                 guard saved.characterSets.designations[shift] == .ascii, !wrapUnmakeable else { continue }
                 if reprint == nil && !blankWrap && otherReprint == nil {
                     let left = target.column >= 1 ? cell(line, target.column - 1) : Self.emptyCell
-                    // ASCII: only a print through the charsets ends a shift.
-                    guard left.width == .narrow, left.scalars.count == 1, let scalar = left.scalars.first,
+                    // ASCII first: only a print through the charsets ends
+                    // a shift (marks after it join the cell again).
+                    guard left.width == .narrow, isPrintable(left), let scalar = left.scalars.first,
                         (0x20..<0x7F).contains(scalar.value)
                     else { continue }
                     endsShift = left

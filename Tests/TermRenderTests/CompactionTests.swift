@@ -242,6 +242,11 @@ extension CompactionRegressionTests {
             // DECRC restored a pending single shift (SS2 before DECSC) and a
             // print outside the region under DECOM ended it.
             ("single shift ended outside the region", (16, 4), "\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[3r\u{1B}8a", nil, ""),
+            // The same, the print a letter with a combining mark.
+            (
+                "single shift ended by a letter with a mark", (33, 8),
+                "\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[7r\u{1B}8e\u{301}", nil, ""
+            ),
             // DECRC (CSI u) brought back a pending wrap with autowrap off.
             (
                 "pending wrap with autowrap off", (40, 8), "", (1, 1),
