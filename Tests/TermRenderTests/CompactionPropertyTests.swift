@@ -39,7 +39,7 @@ struct CompactionPropertyTests {
             guard !problems.isEmpty else { continue }
             let line = "seed \(seed): " + problems.joined(separator: "; ")
             if ProcessInfo.processInfo.environment["TERMENGINE_LONG"] != nil {
-                print(Self.knownEngineIssue(terminal) == nil ? "FAIL" : "KNOWN", line.prefix(300))
+                print(Self.knownEngineIssue(terminal).map { "KNOWN (\($0))" } ?? "FAIL", line.prefix(300))
             }
             if let issue = Self.knownEngineIssue(terminal) {
                 known.append(issue + ", " + line)
