@@ -46,7 +46,17 @@ extension StateEncoder {
     func writeSavedCursor(_ stored: SavedCursorState?, lines: [SnapshotLine?]) {
         guard let saved = restorable(stored) else { return }
         sync()
-        let size = lines[saved.position.row]?.size ?? .single
+        // DECRC can put the cursor past the half of a double-width row,
+        // where no move reaches: the row is made single width for DECSC and
+        // written again after, size and cells.
+        let storedSize = lines[saved.position.row]?.size ?? .single
+        let pastHalf = storedSize != .single && saved.position.column > lastColumn(storedSize)
+        if pastHalf {
+            move(row: saved.position.row, column: 0)
+            out.esc("#5")  // DECSWL
+            sync()
+        }
+        let size: LineSize = pastHalf ? .single : storedSize
         // A pending wrap left of the last column (DECSC at a right margin):
         // made under a right margin in that column, reset after DECSC.
         let marginEdge =
@@ -71,7 +81,7 @@ extension StateEncoder {
         move(row: position.row, column: position.column)
         if saved.pendingWrap {
             makePendingWrap(
-                line: line, row: position.row, edge: marginEdge ?? lastColumn(line?.size ?? .single),
+                line: line, row: position.row, edge: marginEdge ?? lastColumn(size),
                 keepsRowWrap: line?.isWrapped ?? false)
         }
         setPen(saved.style)
@@ -87,8 +97,9 @@ extension StateEncoder {
         if saved.originMode { out.csi("?6l") }
         if marginEdge != nil { out.csi("?69l") }
         sync()
-        // The cells a pending wrap or a single shift was made with.
-        if saved.pendingWrap || saved.characterSets.singleShift != nil {
+        // The cells a pending wrap or a single shift was made with, and the
+        // row made single width.
+        if saved.pendingWrap || saved.characterSets.singleShift != nil || pastHalf {
             onScreen = lines
             damagedRows = []
             writeRow(position.row, line)

@@ -274,6 +274,12 @@ extension CompactionRegressionTests {
                 "spacer on the bottom row of two", (33, 8),
                 "\u{1B}[?1047habcdefghijabcdefghijabcdefghij👩\u{200D}👧", (80, 2), "\u{1B}[1T"
             ),
+            // DECSC in column 30, then DECDWL: the saved cursor is past the
+            // half of a double-width row, where no move reaches.
+            (
+                "saved cursor past the half of a double-width row", (40, 8), "\u{1B}[1;30H\u{1B}7\u{1B}#6\u{1B}8abc",
+                nil, ""
+            ),
             // DCH moved a spacer into the first column.
             ("spacer in the first column", (33, 8), "", (2, 2), "é😀\u{1B}8\u{1B}[1P"),
             // A wrapped row ending in a coloured blank after a wide
