@@ -166,6 +166,18 @@ extension StateEncoder {
     /// the placeholder's style (the blank the row should end with).
     func fixEndAfterPlaceholder(_ line: SnapshotLine, row target: Int, edge: Int) {
         let before = line.cell(edge - 1)
+        if before.width == .wideTail && edge >= 2 {
+            // The right half of a wide character: printing it again over
+            // the placeholder's left half blanks the right half the same way
+            // (the placeholder had cut it).
+            let head = line.cell(edge - 2)
+            if head.width == .wide && isPrintable(head) {
+                move(row: target, column: edge - 2)
+                printCell(head, edge: edge)
+                sync()
+                return
+            }
+        }
         move(row: target, column: edge - 1)
         if isPrintable(before) && before.width == .narrow {
             printCell(before, edge: edge)

@@ -280,6 +280,12 @@ extension CompactionRegressionTests {
                 "saved cursor past the half of a double-width row", (40, 8), "\u{1B}[1;30H\u{1B}7\u{1B}#6\u{1B}8abc",
                 nil, ""
             ),
+            // A wrapped line ends in a blank with an overline after a wide
+            // character: the placeholder that waited there cut it.
+            (
+                "overlined blank after a wide character at a wrap", (16, 4),
+                "\u{1B}[53mabcdefghij👍🏽\u{1B}[4b\u{1B}[?69h\u{1B}[6;11sabcdefghijabcdefghijabcdefghij", (7, 3), ""
+            ),
             // DCH moved a spacer into the first column.
             ("spacer in the first column", (33, 8), "", (2, 2), "é😀\u{1B}8\u{1B}[1P"),
             // A wrapped row ending in a coloured blank after a wide
