@@ -50,9 +50,9 @@ extension TerminalState {
             // screen position: clamped to the new screen, as DECRC would
             // clamp it, so that no later resize or restore starts outside
             // the grid.
-            savedPrimary?.cursor.clamp(rows: rows, columns: columns)
+            savedPrimary?.cursor.clampAfterResize(rows: rows, columns: columns)
         }
-        savedAlternate?.cursor.clamp(rows: rows, columns: columns)
+        savedAlternate?.cursor.clampAfterResize(rows: rows, columns: columns)
         // Margins go back to the full screen (xterm); tab stops keep their
         // columns, with the default every 8 in new columns.
         scrollTop = 0

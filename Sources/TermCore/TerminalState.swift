@@ -21,6 +21,15 @@ struct Cursor: Equatable {
         col = max(0, col)
     }
 
+    /// `clamp`, for a saved cursor when the screen is resized: a pending
+    /// wrap waits at the right edge, and the margins a resize leaves are the
+    /// whole width, so one saved anywhere but the new last column (at 1
+    /// column, column 0 was the edge) no longer waits.
+    mutating func clampAfterResize(rows: Int, columns: Int) {
+        clamp(rows: rows, columns: columns)
+        if col != columns - 1 { pendingWrap = false }
+    }
+
     /// The cursor clamped onto a screen of `rows` × `columns`.
     func clamped(rows: Int, columns: Int) -> Cursor {
         var cursor = self

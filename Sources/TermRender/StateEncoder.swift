@@ -115,7 +115,7 @@ final class StateEncoder {
         writeTitles()
         writePalette()
         if let directory = image.workingDirectory {
-            out.osc("7;" + Self.sanitizerInput(for: directory, limit: Terminal.Limits.workingDirectory))
+            out.osc("7;" + directory)
         }
 
         drawPrimary()
@@ -168,31 +168,16 @@ final class StateEncoder {
             currentTitle = nil
             currentIconName = nil
         }
-        let limit = TitleSanitizer.defaultLimit
         if let title, let iconName, title == iconName, title != currentTitle || iconName != currentIconName {
-            out.osc("0;" + Self.sanitizerInput(for: title, limit: limit))
+            out.osc("0;" + title)
         } else {
-            if let title, title != currentTitle { out.osc("2;" + Self.sanitizerInput(for: title, limit: limit)) }
+            if let title, title != currentTitle { out.osc("2;" + title) }
             if let iconName, iconName != currentIconName {
-                out.osc("1;" + Self.sanitizerInput(for: iconName, limit: limit))
+                out.osc("1;" + iconName)
             }
         }
         currentTitle = title
         currentIconName = iconName
-    }
-
-    /// The OSC text that ``TitleSanitizer`` turns into `text`, which it
-    /// once produced. It trims white space and then cuts at `limit` scalars,
-    /// so a cut can leave a space at the end that the text fed alone would
-    /// lose: after such a text comes a cluster too long to fit, "x" with
-    /// combining marks up to one scalar past the cap, and the cut falls
-    /// where it fell before.
-    static func sanitizerInput(for text: String, limit: Int) -> String {
-        if TitleSanitizer.sanitize(Array(text.utf8), limit: limit) == text { return text }
-        let count = text.unicodeScalars.count
-        guard count <= limit else { return text }
-        let padded = text + "x" + String(repeating: "\u{301}", count: limit - count)
-        return TitleSanitizer.sanitize(Array(padded.utf8), limit: limit) == text ? padded : text
     }
 
     func writeTitles() {

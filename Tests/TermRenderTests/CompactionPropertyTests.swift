@@ -58,23 +58,12 @@ struct CompactionPropertyTests {
 
     /// A state only an engine bug in TermCore leaves, which no stream into a
     /// fresh terminal rebuilds (each has a known-issue test in
-    /// `CompactionEngineIssueTests`): RIS keeps the left/right margins (xterm
-    /// resets them); a resize does not clamp the primary screen's saved
-    /// cursor (it clamps the alternate's) nor drop a saved pending wrap that
-    /// is no longer at the edge; with autowrap off a mark joins the cell
+    /// `CompactionEngineIssueTests`): with autowrap off a mark joins the cell
     /// before the last column's character, which under mode 2027 makes cells
     /// no print makes; a resize into one column leaves a blank with a wide
     /// character's style, or an emoji VS15 narrowed, which no print makes
     /// there.
     static func knownEngineIssue(_ terminal: Terminal) -> String? {
-        if !terminal.modes.leftRightMargins && terminal.horizontalMargins != 0...(terminal.columns - 1) {
-            return "RIS kept the left/right margins"
-        }
-        if let saved = terminal.savedCursor(alternateScreen: false),
-            saved.position.row >= terminal.rows || saved.position.column >= terminal.columns
-        {
-            return "a resize left the primary saved cursor off the screen"
-        }
         // With autowrap off, a mark printed after a character in the last
         // column joins the cell before it; under mode 2027 that can be a
         // regional indicator, which no print puts into a cell of its own.
@@ -107,13 +96,6 @@ struct CompactionPropertyTests {
                 {
                     return "a cell no print makes"
                 }
-            }
-        }
-        for alternate in [false, true] {
-            if let saved = terminal.savedCursor(alternateScreen: alternate), saved.pendingWrap,
-                saved.position.column == 0, terminal.columns > 1
-            {
-                return "a resize kept a saved pending wrap in column 0"
             }
         }
         return nil

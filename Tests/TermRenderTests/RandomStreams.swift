@@ -208,18 +208,7 @@ struct RandomSession: CustomStringConvertible {
         for step in steps {
             switch step {
             case .feed(let text): terminal.feed(text)
-            case .resize(let columns, let rows):
-                // A resize on the alternate screen reflows the primary around
-                // its saved cursor, which an earlier resize left off the
-                // screen (TermCore does not clamp it): TermCore traps there
-                // (reported; 20x5, CUP 3;4, DECSC, resize 1x1, DECSET 47,
-                // resize 40x8). Skipped until the engine clamps it.
-                if terminal.isAlternateScreen, let saved = terminal.savedCursor(alternateScreen: false),
-                    saved.position.row >= terminal.rows || saved.position.column >= terminal.columns
-                {
-                    continue
-                }
-                terminal.resize(columns: columns, rows: rows)
+            case .resize(let columns, let rows): terminal.resize(columns: columns, rows: rows)
             }
         }
         return terminal
