@@ -115,6 +115,19 @@ struct HostileInputTests {
         #expect(narrow.line(0).runs.reduce(0) { $0 + $1.width } == 80)
     }
 
+    @Test("DECCOLM to 132 columns and back inside one feed: the next snapshot shows the cleared screen (fuzz)")
+    func columnModeRoundTripInOneFeed() {
+        // Tests/Fuzz/crashes/terminal/deccolm-round-trip-stale-text: the width
+        // is as before, so no index was out of range, but the rows came from
+        // the cache of the grid before both resizes.
+        let t = Terminal(columns: 80, rows: 4, scrollback: 10)
+        t.feed("stale\(CSI)?40h")
+        #expect(t.snapshot().line(0).text == "stale")
+        t.feed("\(CSI)?3h\(CSI)?3l")
+        #expect(t.screenLine(0) == "")
+        #expect(t.snapshot().line(0).text == "")
+    }
+
     @Test("DECCOLM on the alternate screen gives snapshots of the new width on both screens")
     func columnModeSwitchOnAlternateScreen() {
         let t = Terminal(columns: 80, rows: 5, scrollback: 10)
