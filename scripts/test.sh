@@ -7,3 +7,8 @@ bash scripts/setup.sh
 swift build
 swift test
 python3 Corpus/tools/compare_tmux.py --engine .build/debug/termengine
+
+# Fuzz smoke (issue #16; Tests/Fuzz/README.md): every libFuzzer target for 10 s
+# from its committed seeds, with AddressSanitizer; a crash or a failed
+# property fails the run, and the input's path is printed.
+bash scripts/fuzz.sh all 10
