@@ -150,7 +150,8 @@ for name in "${targets[@]}"; do
     [ -n "$speed" ] || speed=$(echo "$last" | grep -oE 'exec/s: [0-9]+' | grep -oE '[0-9]+' || true)
     cov=$(echo "$last" | grep -oE 'cov: [0-9]+' | grep -oE '[0-9]+' || true)
     ft=$(echo "$last" | grep -oE 'ft: [0-9]+' | grep -oE '[0-9]+' || true)
-    corp=$(echo "$last" | grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' | cut -d' ' -f2 || true)
+    # "corp: 30/4Kb" normally, "corp: 30" (inputs only) in fork mode.
+    corp=$(echo "$last" | grep -oE 'corp: [0-9]+(/[0-9]+[a-zA-Z]*)?' | cut -d' ' -f2 || true)
     # Whatever libFuzzer wrote to the crash folder during this run (crash-,
     # leak-, timeout-, oom- files; several with FUZZ_KEEP_GOING).
     crashes=$(find "$work/crashes" -type f -newer "$marker" -name "$name-*" | sort)
