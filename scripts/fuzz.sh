@@ -158,8 +158,8 @@ for name in "${targets[@]}"; do
     line="$name: runs=${runs:-?} exec/s=${speed:-?} cov=${cov:-?} ft=${ft:-?} corpus=${corp:-?}"
     if [ "$code" -ne 0 ] || [ -n "$crashes" ]; then
         status=1
-        grep -E "FUZZ PROPERTY FAILED|ERROR: (libFuzzer|AddressSanitizer)|SUMMARY:" "$log" | head -5 | sed 's/^/   /'
-        grep -E '^ *#[0-9]+ 0x' "$log" | grep -vE 'libFuzzer|compiler-rt|libc\.so|fuzzCheck|sanitizer' | head -4 | sed 's/^/   /'
+        grep -E "FUZZ PROPERTY FAILED|ERROR: (libFuzzer|AddressSanitizer)|SUMMARY:" "$log" | head -5 | sed 's/^/   /' || true
+        grep -E '^ *#[0-9]+ 0x' "$log" | grep -vE 'libFuzzer|compiler-rt|libc\.so|fuzzCheck|sanitizer' | head -4 | sed 's/^/   /' || true
         for file in $crashes; do line="$line CRASH: $file"; done
         line="$line (exit $code, log $log)"
     fi
