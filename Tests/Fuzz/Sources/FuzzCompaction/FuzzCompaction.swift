@@ -77,28 +77,47 @@ func knownGap(_ terminal: Terminal) -> String? {
             return "saved cursor on a double-width row"
         }
     }
+    // Found by the 20-minute run (crashes/compaction/README rows).
+    let cursor = terminal.cursor
+    if terminal.lineSize(row: cursor.position.row) != .single && cursor.position.column >= terminal.columns / 2 {
+        return "cursor past the middle of a double-width row"
+    }
+    if [terminal.title, terminal.iconName].contains(where: { $0?.last?.isWhitespace == true }) {
+        return "a title ending in white space (the title sanitizer's cut)"
+    }
+    if !terminal.modes.leftRightMargins && terminal.horizontalMargins != 0...(terminal.columns - 1) {
+        return "left/right margins kept with DECLRMM off (after RIS)"
+    }
+    if terminal.columns == 1 { return "1 column wide" }
+    // crashes/compaction/blank-wrapped-line-2-columns, .../double-width-line-1-row
+    if terminal.rows == 1
+        && (0..<terminal.scrollbackCount).contains(where: { terminal.isWrapped(line: ScrollbackLine($0)) })
+    {
+        return "a soft-wrapped scrollback line in a 1-row terminal"
+    }
+    for alternate in [false, true] where terminal.screenLines(alternateScreen: alternate).last?.isWrapped == true {
+        return "a soft-wrapped bottom row"
+    }
     let snapshot = terminal.snapshot(scrollback: 0..<terminal.scrollbackCount)
     let lines =
         terminal.screenLines(alternateScreen: false) + terminal.screenLines(alternateScreen: true)
         + snapshot.scrollbackRange.map(snapshot.scrollbackLine)
     for line in lines {
+        if terminal.modes.graphemeClustering
+            && (0..<line.columnCount).contains(where: { line.cell($0).scalars.count > 1 })
+        {
+            return "a grapheme cluster with mode 2027 on"
+        }
         if !line.isWrapped && (0..<line.columnCount).contains(where: { line.cell($0).width == .wrapSpacer }) {
             return "wrap spacer in a row that does not wrap"
         }
-        // Found here (crashes/compaction/blank-wrapped-line-2-columns).
-        if line.isWrapped && line.columnCount == 2 && line.isEmptyExceptWrap {
-            return "a blank soft-wrapped line 2 columns wide"
+        if (0..<(line.columnCount - 1)).contains(where: { line.cell($0).width == .wrapSpacer }) {
+            return "a wrap spacer before the last column (at a right margin)"
         }
     }
     // Found here (crashes/compaction/pending-wrap-on-blank-*).
-    let cursor = terminal.cursor
     if cursor.pendingWrap && terminal.cell(at: cursor.position) == .empty {
         return "pending wrap on a blank cell"
     }
     return nil
-}
-
-extension SnapshotLine {
-    /// Every cell is the power-on cell (the line may wrap).
-    var isEmptyExceptWrap: Bool { (0..<columnCount).allSatisfy { isEmpty($0) } }
 }
