@@ -160,7 +160,9 @@ for name in "${targets[@]}"; do
         status=1
         grep -E "FUZZ PROPERTY FAILED|ERROR: (libFuzzer|AddressSanitizer)|SUMMARY:" "$log" | head -5 | sed 's/^/   /' || true
         grep -E '^ *#[0-9]+ 0x' "$log" | grep -vE 'libFuzzer|compiler-rt|libc\.so|fuzzCheck|sanitizer' | head -4 | sed 's/^/   /' || true
-        for file in $crashes; do line="$line CRASH: $file"; done
+        count=$(echo "$crashes" | grep -c . || true)
+        for file in $(echo "$crashes" | head -5); do line="$line CRASH: $file"; done
+        [ "$count" -gt 5 ] && line="$line (and $((count - 5)) more crash files in $work/crashes)"
         line="$line (exit $code, log $log)"
     fi
     echo "   $line"
