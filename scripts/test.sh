@@ -17,6 +17,11 @@ python3 Corpus/tools/esctest_host.py --engine .build/debug/termengine
 # threads or run actors and sockets under ThreadSanitizer. Each build has its
 # own scratch path, so the plain build above is left as it is.
 step() { echo "test.sh: $1 ($(date +%T))" >&2; }
+# Fuzz smoke (Tests/Fuzz/README.md): every libFuzzer target for 10 s from its
+# committed seeds, with AddressSanitizer; a crash or a failed property fails
+# the run, and the input's path is printed.
+step "fuzz smoke: every target for 10 s"
+bash scripts/fuzz.sh all 10
 step "AddressSanitizer: VTParser, TermCore, TermRender suites"
 swift build --build-tests --sanitize=address --scratch-path .build/sanitize-address
 LSAN_OPTIONS="suppressions=$PWD/Tests/Sanitizers/lsan.supp" \
