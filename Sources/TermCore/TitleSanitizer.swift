@@ -84,11 +84,13 @@ public enum TitleSanitizer {
         }
         // The cut may fall after white space inside the text, or between a
         // joiner (which extends the cluster before it) and the character it
-        // joined: both go, so that the result ends as rules 2 and 3 say and
+        // joined: such last clusters go whole, so that the result ends as
+        // rules 2 and 3 say, is still the text's first whole clusters, and
         // sanitizing it once more changes nothing.
-        var scalars = result.unicodeScalars
-        while let last = scalars.last, last.properties.isWhitespace || isJoiner(last) { scalars.removeLast() }
-        return String(scalars)
+        while let last = result.unicodeScalars.last, last.properties.isWhitespace || isJoiner(last) {
+            result.removeLast()
+        }
+        return result
     }
 
     /// True for ZWNJ and ZWJ, which rule 2 keeps only between two visible

@@ -146,7 +146,11 @@ extension StateEncoder {
         }
         var set: [Int] = []
         if modes.applicationCursorKeys { set.append(1) }
+        if modes.smoothScroll { set.append(4) }
         if modes.reverseVideo { set.append(5) }
+        if modes.printFormFeed { set.append(18) }
+        if modes.printFullScreen { set.append(19) }
+        if modes.backarrowSendsBackspace { set.append(67) }
         if modes.allowColumnSwitch { set.append(40) }
         if modes.reverseWrap { set.append(45) }
         switch modes.mouseTracking {
@@ -193,9 +197,11 @@ extension StateEncoder {
         // cursor's pending wrap too): the one wanted comes last.
         if modes.graphemeClustering != clustering { out.csi(modes.graphemeClustering ? "?2027h" : "?2027l") }
         var ansi: [Int] = []
+        if modes.keyboardLocked { ansi.append(2) }  // KAM
         if modes.insert { ansi.append(4) }
         if modes.newline { ansi.append(20) }
         if !ansi.isEmpty { out.csi(ansi.map(String.init).joined(separator: ";") + "h") }
+        if !modes.sendReceive { out.csi("12l") }  // SRM is set at power-on
     }
 
     /// CUP to the cursor (relative to the margins under DECOM); a pending

@@ -123,6 +123,15 @@ struct TitleSanitizerJoinerTests {
         #expect(clean(String(repeating: "a", count: 251) + family + "z") == String(repeating: "a", count: 251) + family)
     }
 
+    @Test("a cut after a joiner drops that joiner's whole cluster, so the title stays the text's first clusters (fuzz)")
+    func cutAfterAJoinerDropsItsCluster() {
+        // U+FFFD ZWJ U+FFFD: the joiner extends the first U+FFFD's cluster;
+        // a cap of 4 ends inside the joined pair, after the joiner.
+        let title = clean("ab\u{FFFD}\u{200D}\u{FFFD}c", limit: 4)
+        #expect(title == "ab")
+        #expect(clean(title, limit: 4) == title)
+    }
+
     @Test("a cut that ends after white space is trimmed again (fuzz: trailing-space-after-cut)")
     func cutIsTrimmedAgain() {
         #expect(clean(String(repeating: "a", count: 255) + " b") == String(repeating: "a", count: 255))

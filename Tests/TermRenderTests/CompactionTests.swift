@@ -93,6 +93,14 @@ struct CompactionRegressionTests {
 }
 
 extension CompactionRegressionTests {
+    @Test("KAM, SRM, DECSCLM, DECPFF, DECPEX and DECBKM come back (fuzz: smoothScroll was lost)")
+    func storedModesRoundTrip() {
+        for input in ["\u{1B}[?4h", "\u{1B}[?18;19;67h", "\u{1B}[2h", "\u{1B}[12l", "\u{1B}[?4;67h\u{1B}[2;12lx"] {
+            let original = fed(20, 4, input)
+            #expect(compactionProblems(original).isEmpty, "\(input.debugDescription)")
+        }
+    }
+
     @Test(
         "A title, icon name, pushed title and directory the sanitizer's cap cut after a space come back exactly",
         arguments: [0, 1, 2])
