@@ -36,6 +36,10 @@ public struct StreamingHTTPTransport: HTTPTransport {
     static let maxChunkLine = 1024
     /// Bytes read from the socket per call: 64 KiB.
     static let readChunk = 64 * 1024
+    /// Wire bytes allowed beyond the body limit and one head: 1 MiB, for
+    /// informational (1xx) heads, chunk-size lines, extensions, CR LFs and
+    /// trailers. A real server's framing is a few bytes per chunk of KiBs.
+    static let framingAllowance = 1 << 20
 
     private let counters = Locked(HTTPTransportStatistics())
     private let caFile: String?
@@ -75,7 +79,7 @@ public struct StreamingHTTPTransport: HTTPTransport {
 }
 
 /// One request and its response, blocking, on its own thread.
-private struct Exchange: Sendable {
+struct Exchange: Sendable {
     let url: URL
     let method: String
     let scheme: String
@@ -108,14 +112,33 @@ private struct Exchange: Sendable {
             stream = socket
         }
         defer { stream.shutdown() }
+        return try exchange(over: stream, port: port, isSecure: isSecure, deadline: deadline)
+    }
+
+    /// Writes the request on a connected `stream` and reads the response,
+    /// all before `deadline` and within ``wireBudget`` bytes read.
+    func exchange(over stream: any ByteStream, port: Int, isSecure: Bool, deadline: ContinuousClock.Instant)
+        throws(AttachError) -> (Data, HTTPURLResponse)
+    {
         do throws(AttachError) {
             try stream.write(requestBytes(port: port, isSecure: isSecure), deadline: deadline)
-            var reader = Reader(stream: stream, deadline: deadline)
+            var reader = HTTPReader(stream: stream, deadline: deadline, budget: wireBudget, what: name)
             return try readResponse(&reader)
         } catch {
             if case .timeout = error { throw AttachError.timeout(what: "the HTTP request \(name)", seconds: seconds) }
             throw error
         }
+    }
+
+    /// The most bytes read from the wire for one exchange: the body limit,
+    /// a head, and 1 MiB for everything else (informational heads, chunk-size
+    /// lines and their extensions, CR LFs, trailers). Counting only the body
+    /// let `1;<1000 bytes of extension>` CR LF `x` CR LF grow it a byte per
+    /// KiB: 16 GiB on the wire before the limit.
+    var wireBudget: Int {
+        let (sum, overflow) = limit.addingReportingOverflow(
+            StreamingHTTPTransport.maxHead + StreamingHTTPTransport.framingAllowance)
+        return overflow ? .max : sum
     }
 
     private func requestBytes(port: Int, isSecure: Bool) throws(AttachError) -> [UInt8] {
@@ -137,7 +160,7 @@ private struct Exchange: Sendable {
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
     }
 
-    private func readResponse(_ reader: inout Reader) throws(AttachError) -> (Data, HTTPURLResponse) {
+    private func readResponse(_ reader: inout HTTPReader) throws(AttachError) -> (Data, HTTPURLResponse) {
         // 1xx answers (100 Continue, 103 Early Hints) come before the real one; a few at most.
         for _ in 0..<8 {
             let head = try reader.head(maxBytes: StreamingHTTPTransport.maxHead, what: name)
@@ -172,7 +195,8 @@ private struct Exchange: Sendable {
         return (status, fields)
     }
 
-    private func readBody(_ reader: inout Reader, status: Int, fields: [String: String]) throws(AttachError) -> [UInt8]
+    private func readBody(_ reader: inout HTTPReader, status: Int, fields: [String: String]) throws(AttachError)
+        -> [UInt8]
     {
         // RFC 9112 §6.3: no body after 204 or 304; chunked wins over a length.
         if status == 204 || status == 304 || method == "HEAD" { return [] }
@@ -182,12 +206,8 @@ private struct Exchange: Sendable {
                 throw AttachError.badResponse("\(name): transfer coding '\(coding.prefix(40))' is not supported")
             }
             while true {
-                let line = String(
-                    decoding: try reader.line(maxBytes: StreamingHTTPTransport.maxChunkLine, what: name), as: UTF8.self)
-                let sizeText = line.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-                let trimmed = sizeText.trimmingCharacters(in: .whitespaces)
-                // At most 15 hex digits: a size that overflows Int is refused, not wrapped.
-                guard !trimmed.isEmpty, trimmed.count <= 15, let size = Int(trimmed, radix: 16) else {
+                let line = try reader.line(maxBytes: StreamingHTTPTransport.maxChunkLine, what: name)
+                guard let size = Self.chunkSize(line) else {
                     throw AttachError.badResponse("\(name): a bad chunk size")
                 }
                 if size == 0 { break }
@@ -217,8 +237,41 @@ private struct Exchange: Sendable {
         return body
     }
 
+    /// The size of a chunk-size line (RFC 9112 §7.1: `chunk-size
+    /// [ chunk-ext ]`), or nil when it is not one.
+    ///
+    /// The size is 1 to 15 ASCII hex digits and nothing else: `Int(_:radix:)`
+    /// also takes a sign, and `-1` read no bytes and looped for ever. 15
+    /// digits cannot overflow Int. After it only optional white space (BWS)
+    /// and a `;` that starts extensions, which are ignored (§7.1.1 lets a
+    /// recipient ignore them) and bounded by the line's length.
+    static func chunkSize(_ line: [UInt8]) -> Int? {
+        var size = 0
+        var digits = 0
+        var index = 0
+        while index < line.count, let digit = hexValue(line[index]) {
+            digits += 1
+            if digits > 15 { return nil }
+            size = size << 4 | digit
+            index += 1
+        }
+        guard digits > 0 else { return nil }
+        while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
+        guard index == line.count || line[index] == UInt8(ascii: ";") else { return nil }
+        return size
+    }
+
+    private static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
+        default: nil
+        }
+    }
+
     /// Reads exactly `count` body bytes.
-    private func take(_ count: Int, from reader: inout Reader, into body: inout [UInt8]) throws(AttachError) {
+    private func take(_ count: Int, from reader: inout HTTPReader, into body: inout [UInt8]) throws(AttachError) {
         if body.count + count > limit { throw refuse() }
         var left = count
         while left > 0 {
@@ -247,31 +300,47 @@ extension Character {
     fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
-/// Buffered reads from a byte stream, all under one deadline.
-private struct Reader {
+/// Buffered reads from a byte stream, all under one deadline and one budget
+/// of wire bytes.
+struct HTTPReader {
     let stream: any ByteStream
     let deadline: ContinuousClock.Instant
+    /// Wire bytes that may still be read (see ``Exchange/wireBudget``).
+    private var budget: Int
+    private let what: String
     private var buffer: [UInt8] = []
     private var start = 0
     private var ended = false
 
-    init(stream: any ByteStream, deadline: ContinuousClock.Instant) {
+    init(stream: any ByteStream, deadline: ContinuousClock.Instant, budget: Int, what: String) {
         self.stream = stream
         self.deadline = deadline
+        self.budget = budget
+        self.what = what
     }
 
     /// Reads more from the stream; false at its end.
     private mutating func fill() throws(AttachError) -> Bool {
         if ended { return false }
+        // The deadline is checked before every read, not only when one would
+        // block: a server that keeps data flowing must end at it too.
+        if ContinuousClock.now >= deadline { throw AttachError.timeout(what: what, seconds: 0) }
         if start > 0 {
             buffer.removeFirst(start)
             start = 0
         }
-        var chunk = [UInt8](repeating: 0, count: StreamingHTTPTransport.readChunk)
+        // One byte more than the budget: a response that ends exactly at it
+        // still reads its end of stream.
+        var chunk = [UInt8](repeating: 0, count: min(StreamingHTTPTransport.readChunk, max(budget, 0) + 1))
         let count = try stream.readChunk(&chunk, deadline: deadline)
         if count == 0 {
             ended = true
             return false
+        }
+        budget -= count
+        if budget < 0 {
+            throw AttachError.badResponse(
+                "\(what): more bytes on the wire than its body limit allows for (chunk framing or padding): refused")
         }
         buffer += chunk[..<count]
         return true
@@ -292,6 +361,10 @@ private struct Reader {
         var searched = start
         while true {
             if let crlf = findCRLF(from: searched) {
+                // Also when the CR LF came in the same read as the line.
+                if crlf - start > maxBytes {
+                    throw AttachError.badResponse("\(what): a line over \(maxBytes) bytes")
+                }
                 defer { start = crlf + 2 }
                 return Array(buffer[start..<crlf])
             }
