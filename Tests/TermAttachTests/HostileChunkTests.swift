@@ -101,3 +101,43 @@ extension HostileTests {
         }
     }
 }
+
+extension HostileTests {
+    /// Review finding 7: the status line and the framing headers.
+    @Suite("Review 7: the response head is read strictly")
+    struct ResponseHead {
+        @Test("a status code with a sign (HTTP/1.1 +20) is not a response (RFC 9112 §4: 3DIGIT)")
+        func signedStatus() {
+            for status in ["+20", "-20", " 20"] {
+                let stream = ScriptedStream(head: "HTTP/1.1 \(status) OK\r\nContent-Length: 2\r\n\r\n[]")
+                #expect(throws: AttachError.badResponse("GET /live-sessions: not an HTTP/1.1 response")) {
+                    _ = try Exchange.listing().run(over: stream)
+                }
+            }
+        }
+
+        @Test("a folded header line (obs-fold) refuses the response (RFC 9112 §5.2)")
+        func obsFold() {
+            let stream = ScriptedStream(
+                head: "HTTP/1.1 200 OK\r\nX-A: one\r\n two\r\nContent-Length: 2\r\n\r\n[]")
+            #expect(throws: AttachError.badResponse("GET /live-sessions: a folded header line (obs-fold)")) {
+                _ = try Exchange.listing().run(over: stream)
+            }
+        }
+
+        @Test("identical duplicate Content-Length values are one length; differing ones are refused (RFC 9110 §8.6)")
+        func duplicateLength() throws {
+            let same = ScriptedStream(
+                head: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n[]")
+            #expect(String(decoding: try Exchange.listing().run(over: same).0, as: UTF8.self) == "[]")
+            let listed = ScriptedStream(head: "HTTP/1.1 200 OK\r\nContent-Length: 2, 2\r\n\r\n[]")
+            #expect(String(decoding: try Exchange.listing().run(over: listed).0, as: UTF8.self) == "[]")
+            for value in ["2, 3", "2,", "+2", ""] {
+                let stream = ScriptedStream(head: "HTTP/1.1 200 OK\r\nContent-Length: \(value)\r\n\r\n[]")
+                #expect(throws: AttachError.badResponse("GET /live-sessions: a bad Content-Length"), "\(value)") {
+                    _ = try Exchange.listing().run(over: stream)
+                }
+            }
+        }
+    }
+}

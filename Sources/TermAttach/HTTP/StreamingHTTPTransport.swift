@@ -182,11 +182,19 @@ struct Exchange: Sendable {
         guard !lines.isEmpty else { throw AttachError.badResponse("\(name): an empty response") }
         let statusLine = lines.removeFirst()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3, let status = Int(parts[1]) else {
+        // RFC 9112 §4: status-code = 3DIGIT. Int("+20") would take a sign.
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].utf8.count == 3,
+            parts[1].utf8.allSatisfy({ (0x30...0x39).contains($0) }), let status = Int(parts[1])
+        else {
             throw AttachError.badResponse("\(name): not an HTTP/1.1 response")
         }
         var fields: [String: String] = [:]
         for line in lines {
+            // RFC 9112 §5.2: obsolete line folding (a line that begins with
+            // white space) may be rejected; it is, rather than guessed at.
+            if line.hasPrefix(" ") || line.hasPrefix("\t") {
+                throw AttachError.badResponse("\(name): a folded header line (obs-fold)")
+            }
             guard let colon = line.firstIndex(of: ":") else { continue }
             let key = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
@@ -221,7 +229,7 @@ struct Exchange: Sendable {
             return body
         }
         if let lengthText = fields["content-length"] {
-            guard lengthText.count <= 18, lengthText.allSatisfy(\.isASCIIDigit), let length = Int(lengthText) else {
+            guard let length = Self.contentLength(lengthText) else {
                 throw AttachError.badResponse("\(name): a bad Content-Length")
             }
             // A declared length over the limit is refused before any body is read.
@@ -268,6 +276,23 @@ struct Exchange: Sendable {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
         default: nil
         }
+    }
+
+    /// The length of a Content-Length field's value (duplicates already
+    /// joined with ", "), or nil when it is not one.
+    ///
+    /// RFC 9110 §8.6: a list of identical values (`5, 5`: a field repeated
+    /// by a proxy) may be taken as that value; differing ones are an error,
+    /// since two readers could then frame the body differently. Each value
+    /// has at most 18 digits, so it fits an Int.
+    static func contentLength(_ text: String) -> Int? {
+        let values = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard let first = values.first, values.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.count <= 18,
+            first.allSatisfy(\.isASCIIDigit)
+        else { return nil }
+        return Int(first)
     }
 
     /// Reads exactly `count` body bytes.
