@@ -27,8 +27,8 @@ Faults (--fault NAME; one per server):
   ping-flood-before   on `attach`, floods --pings pings and never answers
   ping-flood-after    answers `attached` and a small replay, then floods;
                       with --report FILE it then reads what the client sent
-                      and writes {"pongs": n, "last": hex payload} to
-                      FILE after every pong it received
+                      and writes {"pongs": n, "last": hex payload} of
+                      the pongs received to FILE every 50 ms and at the end
   fragmented-replay   answers `attached`, then a replay message of about
                       --replay-bytes bytes sent in --fragment-bytes fragments
   bad-number          --number TEXT (e.g. 1e400, 9223372036854775808) is put
@@ -330,22 +330,36 @@ class Hostile:
             await asyncio.sleep(self.args.hold)
             return
 
+        state = {"pongs": 0, "last": ""}
+
+        def write_report():
+            with open(self.args.report + ".tmp", "w") as f:
+                json.dump(state, f)
+            os.replace(self.args.report + ".tmp", self.args.report)
+
         async def count():
-            pongs = 0
             while True:
                 opcode, payload = await self.read_frame(reader)
                 if opcode == 0x8:
                     return
-                if opcode != 0xA:
-                    continue
-                pongs += 1
-                with open(self.args.report + ".tmp", "w") as f:
-                    json.dump({"pongs": pongs, "last": payload.hex()}, f)
-                os.replace(self.args.report + ".tmp", self.args.report)
+                if opcode == 0xA:
+                    state["pongs"] += 1
+                    state["last"] = payload.hex()
+
+        async def report_often():
+            # Every 50 ms, not every pong: a file per pong would slow the reading.
+            while True:
+                write_report()
+                await asyncio.sleep(0.05)
+
+        reporter = asyncio.ensure_future(report_often())
         try:
             await asyncio.wait_for(count(), self.args.hold)
-        except asyncio.TimeoutError:
+        except (asyncio.TimeoutError, asyncio.IncompleteReadError, ConnectionError):
             pass
+        finally:
+            reporter.cancel()
+            write_report()
 
     async def hold(self, reader):
         """Reads (and answers close) until the client goes, at most --hold seconds."""
