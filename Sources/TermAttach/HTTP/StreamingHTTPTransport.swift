@@ -49,8 +49,10 @@ public struct StreamingHTTPTransport: HTTPTransport {
     /// trusts instead of the system's store.
     public init(caFile: String? = nil) { self.init(caFile: caFile, timeout: AttachHTTPClient.requestTimeout) }
 
-    /// A transport whose whole exchange must finish within `timeout` seconds (tests).
-    init(caFile: String? = nil, timeout: TimeInterval) {
+    /// A transport whose every exchange must finish within `timeout`
+    /// seconds instead of ``AttachHTTPClient/requestTimeout`` (a command
+    /// with a deadline of its own gives each request what is left of it).
+    public init(caFile: String? = nil, timeout: TimeInterval) {
         self.caFile = caFile
         self.timeout = timeout
     }
