@@ -63,7 +63,24 @@ extension HostileTests {
             }
             #expect(bytes == message)
             #expect(bytes.capacity < 3000 + WebSocketFrameParser.slackKept)
-            #expect(parser.reassemblyBytesCopied == 2 * 3000)
+            #expect(parser.reassemblyBytesCopied <= 2 * 3000)
+        }
+
+        @Test("a fragmented message reserves 64 KiB on its first fragment, not the message limit (1 GiB here)")
+        func firstFragmentReservation() throws {
+            var parser = WebSocketFrameParser(messageLimit: 1 << 30)
+            var events: [WebSocketEvent] = []
+            // The first of a message's fragments: 10 bytes, FIN clear.
+            let first: [UInt8] = [0x01, 10] + Array(repeating: UInt8(ascii: "c"), count: 10)
+            try first.withUnsafeBytes { try parser.consume($0, into: &events) }
+            #expect(events.isEmpty)
+            #expect(parser.reservedBytes < 2 * WebSocketFrameParser.firstReservation, "\(parser.reservedBytes) bytes")
+            // It grows as fragments come: 200 KiB in 1 KiB fragments.
+            var wire: [UInt8] = []
+            for _ in 0..<200 { wire += [0x00, 126, 0x04, 0x00] + Array(repeating: UInt8(ascii: "c"), count: 1024) }
+            try wire.withUnsafeBytes { try parser.consume($0, into: &events) }
+            #expect(parser.reservedBytes >= 200 * 1024 + 10)
+            #expect(parser.reservedBytes < 2 * 4 * 256 * 1024)
         }
 
         @Test("attach --new --dump prints a 15 MiB replay sent in 1 KiB fragments: exit 0, under 10 s and 100 MiB")
