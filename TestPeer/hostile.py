@@ -61,7 +61,7 @@ import uuid
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 VALID_ID = "9e331828-e58c-4113-b88d-a5a945c27493"
-EVIL = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\u202eevil\u2066\x9b31m\x7f"
+EVIL = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\u202eevil\u2066\x9b31m\x7f\u061cmark\u2028line\u00adsoft"
 
 
 def text_frame(payload, fin=True, opcode=0x1):

@@ -57,12 +57,16 @@ struct HostileTests {
     static let validID = "9e331828-e58c-4113-b88d-a5a945c27493"
 
     /// True when `text` has no C0 control but the final newline, no DEL, no
-    /// C1 control and no bidi control.
+    /// C1 control, no bidi control, no line or paragraph separator and no
+    /// default-ignorable code point but the joiners and variation selectors.
     static func isClean(_ text: String) -> Bool {
         !text.dropLast().unicodeScalars.contains { scalar in
             scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-                || [0x200E, 0x200F, 0x061C].contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-                || (0x2066...0x2069).contains(scalar.value)
+                || [0x200E, 0x200F, 0x061C, 0x2028, 0x2029].contains(scalar.value)
+                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+                || scalar.properties.isBidiControl
+                || (scalar.properties.isDefaultIgnorableCodePoint && !TitleSanitizer.isJoiner(scalar)
+                    && !ServerText.isVariationSelector(scalar))
         }
     }
 }
