@@ -13,10 +13,10 @@ extension HostileTests {
     @Suite("Review 1: chunked bodies are bounded in time and in wire bytes")
     struct ChunkedFraming {
         @Test("sessions against chunk size -1 repeated unpaced exits 2 with one line, at once and bounded")
-        func negativeChunkCLI() throws {
+        func negativeChunkCLI() async throws {
             let peer = try TestPeer.hostile("negative-chunk", ["--body-limit", "\(8 << 30)"])
             defer { peer.stop() }
-            let run = try MeasuredRun.termengine(["sessions", peer.baseURL], deadline: 40)
+            let run = try await MeasuredRun.termengine(["sessions", peer.baseURL], deadline: 40)
             #expect(!run.timedOut)
             #expect(run.status == 2, "\(run.errors)")
             #expect(
@@ -27,10 +27,10 @@ extension HostileTests {
         }
 
         @Test("sessions against 1-byte chunks padded with 1000-byte extensions is refused by its wire bytes")
-        func extensionPaddingCLI() throws {
+        func extensionPaddingCLI() async throws {
             let peer = try TestPeer.hostile("ext-padding", ["--body-limit", "\(32 << 30)"])
             defer { peer.stop() }
-            let run = try MeasuredRun.termengine(["sessions", peer.baseURL], deadline: 40)
+            let run = try await MeasuredRun.termengine(["sessions", peer.baseURL], deadline: 40)
             #expect(!run.timedOut)
             #expect(run.status == 2, "\(run.errors)")
             #expect(

@@ -52,10 +52,10 @@ extension HostileTests {
         }
 
         @Test("an HTTP error body with escapes reaches standard error sanitized")
-        func hostileHTTPText() throws {
+        func hostileHTTPText() async throws {
             let peer = try TestPeer.hostile("hostile-text")
             defer { peer.stop() }
-            let run = try MeasuredRun.termengine(["sessions", peer.baseURL])
+            let run = try await MeasuredRun.termengine(["sessions", peer.baseURL])
             #expect(run.status == 2)
             #expect(run.errors.hasPrefix("termengine sessions: GET /live-sessions answered HTTP 500: internal error"))
             #expect(HostileTests.isClean(run.errors), "\(Array(run.errors.unicodeScalars))")
@@ -63,10 +63,10 @@ extension HostileTests {
         }
 
         @Test("a close reason with escapes reaches standard error sanitized")
-        func hostileCloseReason() throws {
+        func hostileCloseReason() async throws {
             let peer = try TestPeer.hostile("hostile-text")
             defer { peer.stop() }
-            let run = try MeasuredRun.termengine(["attach", peer.baseURL, "--new", "--dump", "--timeout", "10"])
+            let run = try await MeasuredRun.termengine(["attach", peer.baseURL, "--new", "--dump", "--timeout", "10"])
             #expect(run.status == 2)
             #expect(run.errors.hasPrefix("termengine attach: the server closed the connection with code 4000: bye"))
             #expect(HostileTests.isClean(run.errors), "\(Array(run.errors.unicodeScalars))")

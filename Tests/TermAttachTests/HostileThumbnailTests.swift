@@ -9,12 +9,12 @@ extension HostileTests {
     struct ThumbnailBound {
         @Test(
             "a listing of 4,096 entries (100 distinct ids) gets 32 thumbnails, one each, and one warning for the rest")
-        func manyIDs() throws {
+        func manyIDs() async throws {
             let peer = try TestPeer.hostile("many-ids", ["--ids", "4096", "--ids-distinct", "100"])
             defer { peer.stop() }
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
-            let run = try MeasuredRun.termengine(
+            let run = try await MeasuredRun.termengine(
                 ["sessions", peer.baseURL, "--thumbnails", directory.path], deadline: 120)
             #expect(!run.timedOut)
             #expect(run.status == 0, "\(run.errors)")
@@ -31,13 +31,13 @@ extension HostileTests {
         }
 
         @Test("sessions --thumbnails --timeout 3 against previews of 1 s each ends by its deadline with one line")
-        func overallDeadline() throws {
+        func overallDeadline() async throws {
             let peer = try TestPeer.hostile(
                 "many-ids", ["--ids", "10", "--ids-distinct", "10", "--preview-delay", "1"])
             defer { peer.stop() }
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
-            let run = try MeasuredRun.termengine(
+            let run = try await MeasuredRun.termengine(
                 ["sessions", peer.baseURL, "--thumbnails", directory.path, "--timeout", "3"], deadline: 60)
             #expect(!run.timedOut)
             #expect(run.status == 2, "\(run.errors)")
