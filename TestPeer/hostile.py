@@ -16,8 +16,19 @@ Faults (--fault NAME; one per server):
   endless-chunked     the same, chunked without end (until --body-limit)
   huge-length         every GET declares Content-Length: 1 TiB, sends 1 byte
   trickle-body        every GET sends a byte each 0.1 s (for --hold seconds)
+  negative-chunk      every GET answers chunked with the size line `-1` and an
+                      empty chunk, again and again, unpaced (until
+                      --body-limit bytes or the client goes)
+  ext-padding         every GET answers chunked: chunks of 1 byte, each size
+                      line padded with a 1000-byte extension, unpaced (until
+                      --body-limit bytes or the client goes)
+  many-ids            /live-sessions lists --ids sessions: --ids-distinct
+                      distinct UUIDs, repeated in turn; every preview answers
   ping-flood-before   on `attach`, floods --pings pings and never answers
-  ping-flood-after    answers `attached` and a small replay, then floods
+  ping-flood-after    answers `attached` and a small replay, then floods;
+                      with --report FILE it then reads what the client sent
+                      and writes {"pongs": n, "last": hex payload} of
+                      the pongs received to FILE every 50 ms and at the end
   fragmented-replay   answers `attached`, then a replay message of about
                       --replay-bytes bytes sent in --fragment-bytes fragments
   bad-number          --number TEXT (e.g. 1e400, 9223372036854775808) is put
@@ -50,7 +61,7 @@ import uuid
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 VALID_ID = "9e331828-e58c-4113-b88d-a5a945c27493"
-EVIL = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\u202eevil\u2066\x9b31m\x7f"
+EVIL = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\u202eevil\u2066\x9b31m\x7f\u061cmark\u2028line\u00adsoft"
 
 
 def text_frame(payload, fin=True, opcode=0x1):
@@ -156,6 +167,20 @@ class Hostile:
             writer.write(b"0\r\nX-Trailer: yes\r\n\r\n")
             await writer.drain()
             return
+        if fault in ("negative-chunk", "ext-padding"):
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+                         b"Connection: close\r\n\r\n")
+            if fault == "negative-chunk":
+                unit = b"-1\r\n\r\n"
+            else:
+                unit = b"1;" + b"p" * 1000 + b"\r\n \r\n"
+            batch = unit * max(1, (64 << 10) // len(unit))
+            sent = 0
+            while sent < self.args.body_limit:
+                writer.write(batch)
+                sent += len(batch)
+                await writer.drain()
+            return
         if fault == "huge-length":
             writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1099511627776\r\n\r\n[")
             await writer.drain()
@@ -173,6 +198,11 @@ class Hostile:
             if fault == "hostile-text":
                 await self.respond(writer, 500, ("internal error " + EVIL).encode("utf-8"), "Internal Server Error")
                 return
+            if fault == "many-ids":
+                distinct = [str(uuid.UUID(int=(0x9e331828e58c4113b88da5a945c20000 + i))) for i in range(self.args.ids_distinct)]
+                ids = [distinct[i % len(distinct)] for i in range(self.args.ids)]
+                await self.respond(writer, 200, [self.session(sid) for sid in ids])
+                return
             if fault == "crafted-ids":
                 ids = ["../../x", "\x1b]0;owned\x07\x1b[2J", "ab/../../y", VALID_ID]
                 await self.respond(writer, 200, [self.session(sid) for sid in ids])
@@ -188,6 +218,8 @@ class Hostile:
             data = "\x1b[0mpreview text\r\n"
             if self.args.preview_bytes:
                 data = ("x" * 78 + "\r\n") * (self.args.preview_bytes // 80)
+            if self.args.preview_delay:
+                await asyncio.sleep(self.args.preview_delay)
             preview = {"id": VALID_ID, "cols": cols, "rows": rows, "data": data}
             body = json.dumps(preview)
             if fault == "bad-number" and self.args.number_in == "preview":
@@ -229,7 +261,7 @@ class Hostile:
             await self.flood(writer)
         elif fault == "ping-flood-after":
             writer.write(attached + small_replay)
-            await self.flood(writer)
+            await self.flood(writer, reader if self.args.report else None)
         elif fault == "fragmented-replay":
             writer.write(attached)
             message = replay_message(self.args.replay_bytes)
@@ -283,16 +315,51 @@ class Hostile:
             await writer.drain()
             await self.hold(reader)
 
-    async def flood(self, writer):
+    async def flood(self, writer, reader=None):
         """--pings pings as fast as the client takes them; what the client
-        sends is never read. Then the connection is held open, silent."""
+        sends is not read meanwhile. Then the connection is held open,
+        silent; with a reader (--report), what the client sent is read then
+        and the pongs counted into the report file."""
         batch = b"".join(text_frame(struct.pack("!I", i), opcode=0x9) for i in range(4096))
         sent = 0
         while sent < self.args.pings:
             writer.write(batch)
             sent += 4096
             await writer.drain()
-        await asyncio.sleep(self.args.hold)
+        if reader is None:
+            await asyncio.sleep(self.args.hold)
+            return
+
+        state = {"pongs": 0, "last": ""}
+
+        def write_report():
+            with open(self.args.report + ".tmp", "w") as f:
+                json.dump(state, f)
+            os.replace(self.args.report + ".tmp", self.args.report)
+
+        async def count():
+            while True:
+                opcode, payload = await self.read_frame(reader)
+                if opcode == 0x8:
+                    return
+                if opcode == 0xA:
+                    state["pongs"] += 1
+                    state["last"] = payload.hex()
+
+        async def report_often():
+            # Every 50 ms, not every pong: a file per pong would slow the reading.
+            while True:
+                write_report()
+                await asyncio.sleep(0.05)
+
+        reporter = asyncio.ensure_future(report_often())
+        try:
+            await asyncio.wait_for(count(), self.args.hold)
+        except (asyncio.TimeoutError, asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            reporter.cancel()
+            write_report()
 
     async def hold(self, reader):
         """Reads (and answers close) until the client goes, at most --hold seconds."""
@@ -321,6 +388,10 @@ async def main():
     parser.add_argument("--preview-size", default="20x4", help="COLSxROWS of every preview")
     parser.add_argument("--preview-bytes", type=int, default=0, help="a preview's data of about this size")
     parser.add_argument("--hold", type=float, default=60)
+    parser.add_argument("--ids", type=int, default=1000, help="sessions listed by many-ids")
+    parser.add_argument("--ids-distinct", type=int, default=100, help="distinct ids among them")
+    parser.add_argument("--preview-delay", type=float, default=0, help="seconds before each preview answers")
+    parser.add_argument("--report", default="", help="ping-flood-after: where to write the pongs received")
     parser.add_argument("--max-lifetime", type=float, default=300)
     args = parser.parse_args()
 

@@ -9,13 +9,13 @@ extension HostileTests {
     @Suite("Finding 5: session ids are UUID v4 before any use")
     struct SessionIDs {
         @Test("sessions --thumbnails skips ids that are not UUID v4, with a warning, and writes only inside DIR")
-        func craftedIDsCLI() throws {
+        func craftedIDsCLI() async throws {
             let peer = try TestPeer.hostile("crafted-ids")
             defer { peer.stop() }
             let base = FileManager.default.temporaryDirectory.appendingPathComponent("ids-\(UUID().uuidString)")
             let directory = base.appendingPathComponent("a/b/thumbs")
             defer { try? FileManager.default.removeItem(at: base) }
-            let run = try MeasuredRun.termengine(["sessions", peer.baseURL, "--thumbnails", directory.path])
+            let run = try await MeasuredRun.termengine(["sessions", peer.baseURL, "--thumbnails", directory.path])
             #expect(run.status == 0, "\(run.errors)")
             let everything = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? []
             #expect(everything.filter { $0.hasSuffix(".png") } == ["a/b/thumbs/\(HostileTests.validID).png"])

@@ -43,14 +43,14 @@ extension HostileTests {
         }
 
         @Test("sessions --thumbnails with a preview of cols 1e400 exits 2 with one line, no trap")
-        func previewNumberCLI() throws {
+        func previewNumberCLI() async throws {
             for number in ["1e400", "9223372036854775808", "-9223372036854775809"] {
                 let peer = try TestPeer.hostile("bad-number", ["--number", number, "--number-in", "preview"])
                 defer { peer.stop() }
                 let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                     "thumbs-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: directory) }
-                let run = try MeasuredRun.termengine(["sessions", peer.baseURL, "--thumbnails", directory.path])
+                let run = try await MeasuredRun.termengine(["sessions", peer.baseURL, "--thumbnails", directory.path])
                 #expect(run.status == 2, "\(number): \(run.errors)")
                 #expect(
                     run.errors.hasPrefix("termengine sessions: unexpected answer from the server: GET /live-sessions/"))
@@ -60,11 +60,11 @@ extension HostileTests {
         }
 
         @Test("a listing with a number outside Int's range exits 2 with one line")
-        func listingNumberCLI() throws {
+        func listingNumberCLI() async throws {
             let peer = try TestPeer.hostile(
                 "bad-number", ["--number", "-9223372036854775809", "--number-in", "listing"])
             defer { peer.stop() }
-            let run = try MeasuredRun.termengine(["sessions", peer.baseURL])
+            let run = try await MeasuredRun.termengine(["sessions", peer.baseURL])
             #expect(run.status == 2)
             #expect(
                 run.errors

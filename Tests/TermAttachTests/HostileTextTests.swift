@@ -20,11 +20,42 @@ extension HostileTests {
             #expect(ServerText.sanitized(long).count == ServerText.maxScalars)
         }
 
+        @Test(
+            "ServerText.sanitized also removes U+061C, every bidi control, U+2028/2029 and default-ignorables, keeping joiners between visible characters and variation selectors after a base"
+        )
+        func ignorables() {
+            #expect(ServerText.sanitized("a\u{061C}b") == "ab")
+            #expect(ServerText.sanitized("x\u{2028}y\u{2029}z") == "xyz")
+            #expect(ServerText.sanitized("\u{00AD}soft\u{00AD}") == "soft")
+            #expect(ServerText.sanitized("a\u{3164}\u{115F}\u{180E}b") == "ab")
+            #expect(ServerText.sanitized("tag\u{E0001}\u{E0041}") == "tag")
+            #expect(ServerText.sanitized("\u{FE0F}a \u{FE0F}b") == "a b")
+            #expect(ServerText.sanitized("\u{2764}\u{FE0F}") == "\u{2764}\u{FE0F}")
+            #expect(ServerText.sanitized("\u{2764}\u{FE0F}\u{FE0F}") == "\u{2764}\u{FE0F}")
+            #expect(ServerText.sanitized("\u{1F468}\u{200D}\u{1F469}") == "\u{1F468}\u{200D}\u{1F469}")
+            #expect(ServerText.sanitized("\u{200C}a\u{200D}") == "a")
+            #expect(ServerText.sanitized("\u{0645}\u{200C}\u{06CC}") == "\u{0645}\u{200C}\u{06CC}")
+            // Every bidi control Unicode knows is gone.
+            let bidi = (0...0x10FFFF).compactMap(Unicode.Scalar.init).filter(\.properties.isBidiControl)
+            #expect(bidi.count >= 12)
+            var text = String.UnicodeScalarView()
+            for scalar in bidi {
+                text.append("x")
+                text.append(scalar)
+            }
+            #expect(ServerText.sanitized(String(text)) == String(repeating: "x", count: bidi.count))
+            // Still bounded: a megabyte of ignorables and then text.
+            let padded = String(repeating: "\u{00AD}", count: 1 << 20) + "end"
+            #expect(ServerText.sanitized(padded) == "end")
+            let long = String(repeating: "y\u{00AD}", count: 10_000)
+            #expect(ServerText.sanitized(long).unicodeScalars.count == ServerText.maxScalars)
+        }
+
         @Test("an HTTP error body with escapes reaches standard error sanitized")
-        func hostileHTTPText() throws {
+        func hostileHTTPText() async throws {
             let peer = try TestPeer.hostile("hostile-text")
             defer { peer.stop() }
-            let run = try MeasuredRun.termengine(["sessions", peer.baseURL])
+            let run = try await MeasuredRun.termengine(["sessions", peer.baseURL])
             #expect(run.status == 2)
             #expect(run.errors.hasPrefix("termengine sessions: GET /live-sessions answered HTTP 500: internal error"))
             #expect(HostileTests.isClean(run.errors), "\(Array(run.errors.unicodeScalars))")
@@ -32,10 +63,10 @@ extension HostileTests {
         }
 
         @Test("a close reason with escapes reaches standard error sanitized")
-        func hostileCloseReason() throws {
+        func hostileCloseReason() async throws {
             let peer = try TestPeer.hostile("hostile-text")
             defer { peer.stop() }
-            let run = try MeasuredRun.termengine(["attach", peer.baseURL, "--new", "--dump", "--timeout", "10"])
+            let run = try await MeasuredRun.termengine(["attach", peer.baseURL, "--new", "--dump", "--timeout", "10"])
             #expect(run.status == 2)
             #expect(run.errors.hasPrefix("termengine attach: the server closed the connection with code 4000: bye"))
             #expect(HostileTests.isClean(run.errors), "\(Array(run.errors.unicodeScalars))")

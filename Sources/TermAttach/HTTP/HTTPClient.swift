@@ -83,12 +83,17 @@ private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked 
         continuation: CheckedContinuation<Result<(Data, HTTPURLResponse), any Error>, Never>
     ) {
         let alreadyFinished = state.withLock { state -> Bool in
+            if state.finished { return true }
             state.task = task
             state.continuation = continuation
-            return state.finished
+            return false
         }
+        // A task cancelled before the request began ran onCancel first:
+        // finish found no continuation to resume, and a second finish
+        // returns at once. So the continuation is resumed here, or the
+        // caller would wait for ever (and the session never be invalidated).
         if alreadyFinished {
-            finish(.failure(CancellationError()))
+            continuation.resume(returning: .failure(CancellationError()))
             return
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in

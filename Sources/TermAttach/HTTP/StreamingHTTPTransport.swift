@@ -36,6 +36,10 @@ public struct StreamingHTTPTransport: HTTPTransport {
     static let maxChunkLine = 1024
     /// Bytes read from the socket per call: 64 KiB.
     static let readChunk = 64 * 1024
+    /// Wire bytes allowed beyond the body limit and one head: 1 MiB, for
+    /// informational (1xx) heads, chunk-size lines, extensions, CR LFs and
+    /// trailers. A real server's framing is a few bytes per chunk of KiBs.
+    static let framingAllowance = 1 << 20
 
     private let counters = Locked(HTTPTransportStatistics())
     private let caFile: String?
@@ -45,8 +49,10 @@ public struct StreamingHTTPTransport: HTTPTransport {
     /// trusts instead of the system's store.
     public init(caFile: String? = nil) { self.init(caFile: caFile, timeout: AttachHTTPClient.requestTimeout) }
 
-    /// A transport whose whole exchange must finish within `timeout` seconds (tests).
-    init(caFile: String? = nil, timeout: TimeInterval) {
+    /// A transport whose every exchange must finish within `timeout`
+    /// seconds instead of ``AttachHTTPClient/requestTimeout`` (a command
+    /// with a deadline of its own gives each request what is left of it).
+    public init(caFile: String? = nil, timeout: TimeInterval) {
         self.caFile = caFile
         self.timeout = timeout
     }
@@ -75,7 +81,7 @@ public struct StreamingHTTPTransport: HTTPTransport {
 }
 
 /// One request and its response, blocking, on its own thread.
-private struct Exchange: Sendable {
+struct Exchange: Sendable {
     let url: URL
     let method: String
     let scheme: String
@@ -108,14 +114,33 @@ private struct Exchange: Sendable {
             stream = socket
         }
         defer { stream.shutdown() }
+        return try exchange(over: stream, port: port, isSecure: isSecure, deadline: deadline)
+    }
+
+    /// Writes the request on a connected `stream` and reads the response,
+    /// all before `deadline` and within ``wireBudget`` bytes read.
+    func exchange(over stream: any ByteStream, port: Int, isSecure: Bool, deadline: ContinuousClock.Instant)
+        throws(AttachError) -> (Data, HTTPURLResponse)
+    {
         do throws(AttachError) {
             try stream.write(requestBytes(port: port, isSecure: isSecure), deadline: deadline)
-            var reader = Reader(stream: stream, deadline: deadline)
+            var reader = HTTPReader(stream: stream, deadline: deadline, budget: wireBudget, what: name)
             return try readResponse(&reader)
         } catch {
             if case .timeout = error { throw AttachError.timeout(what: "the HTTP request \(name)", seconds: seconds) }
             throw error
         }
+    }
+
+    /// The most bytes read from the wire for one exchange: the body limit,
+    /// a head, and 1 MiB for everything else (informational heads, chunk-size
+    /// lines and their extensions, CR LFs, trailers). Counting only the body
+    /// let `1;<1000 bytes of extension>` CR LF `x` CR LF grow it a byte per
+    /// KiB: 16 GiB on the wire before the limit.
+    var wireBudget: Int {
+        let (sum, overflow) = limit.addingReportingOverflow(
+            StreamingHTTPTransport.maxHead + StreamingHTTPTransport.framingAllowance)
+        return overflow ? .max : sum
     }
 
     private func requestBytes(port: Int, isSecure: Bool) throws(AttachError) -> [UInt8] {
@@ -137,7 +162,7 @@ private struct Exchange: Sendable {
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
     }
 
-    private func readResponse(_ reader: inout Reader) throws(AttachError) -> (Data, HTTPURLResponse) {
+    private func readResponse(_ reader: inout HTTPReader) throws(AttachError) -> (Data, HTTPURLResponse) {
         // 1xx answers (100 Continue, 103 Early Hints) come before the real one; a few at most.
         for _ in 0..<8 {
             let head = try reader.head(maxBytes: StreamingHTTPTransport.maxHead, what: name)
@@ -159,11 +184,19 @@ private struct Exchange: Sendable {
         guard !lines.isEmpty else { throw AttachError.badResponse("\(name): an empty response") }
         let statusLine = lines.removeFirst()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3, let status = Int(parts[1]) else {
+        // RFC 9112 §4: status-code = 3DIGIT. Int("+20") would take a sign.
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].utf8.count == 3,
+            parts[1].utf8.allSatisfy({ (0x30...0x39).contains($0) }), let status = Int(parts[1])
+        else {
             throw AttachError.badResponse("\(name): not an HTTP/1.1 response")
         }
         var fields: [String: String] = [:]
         for line in lines {
+            // RFC 9112 §5.2: obsolete line folding (a line that begins with
+            // white space) may be rejected; it is, rather than guessed at.
+            if line.hasPrefix(" ") || line.hasPrefix("\t") {
+                throw AttachError.badResponse("\(name): a folded header line (obs-fold)")
+            }
             guard let colon = line.firstIndex(of: ":") else { continue }
             let key = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
@@ -172,7 +205,8 @@ private struct Exchange: Sendable {
         return (status, fields)
     }
 
-    private func readBody(_ reader: inout Reader, status: Int, fields: [String: String]) throws(AttachError) -> [UInt8]
+    private func readBody(_ reader: inout HTTPReader, status: Int, fields: [String: String]) throws(AttachError)
+        -> [UInt8]
     {
         // RFC 9112 §6.3: no body after 204 or 304; chunked wins over a length.
         if status == 204 || status == 304 || method == "HEAD" { return [] }
@@ -182,12 +216,8 @@ private struct Exchange: Sendable {
                 throw AttachError.badResponse("\(name): transfer coding '\(coding.prefix(40))' is not supported")
             }
             while true {
-                let line = String(
-                    decoding: try reader.line(maxBytes: StreamingHTTPTransport.maxChunkLine, what: name), as: UTF8.self)
-                let sizeText = line.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-                let trimmed = sizeText.trimmingCharacters(in: .whitespaces)
-                // At most 15 hex digits: a size that overflows Int is refused, not wrapped.
-                guard !trimmed.isEmpty, trimmed.count <= 15, let size = Int(trimmed, radix: 16) else {
+                let line = try reader.line(maxBytes: StreamingHTTPTransport.maxChunkLine, what: name)
+                guard let size = Self.chunkSize(line) else {
                     throw AttachError.badResponse("\(name): a bad chunk size")
                 }
                 if size == 0 { break }
@@ -201,7 +231,7 @@ private struct Exchange: Sendable {
             return body
         }
         if let lengthText = fields["content-length"] {
-            guard lengthText.count <= 18, lengthText.allSatisfy(\.isASCIIDigit), let length = Int(lengthText) else {
+            guard let length = Self.contentLength(lengthText) else {
                 throw AttachError.badResponse("\(name): a bad Content-Length")
             }
             // A declared length over the limit is refused before any body is read.
@@ -217,8 +247,58 @@ private struct Exchange: Sendable {
         return body
     }
 
+    /// The size of a chunk-size line (RFC 9112 §7.1: `chunk-size
+    /// [ chunk-ext ]`), or nil when it is not one.
+    ///
+    /// The size is 1 to 15 ASCII hex digits and nothing else: `Int(_:radix:)`
+    /// also takes a sign, and `-1` read no bytes and looped for ever. 15
+    /// digits cannot overflow Int. After it only optional white space (BWS)
+    /// and a `;` that starts extensions, which are ignored (§7.1.1 lets a
+    /// recipient ignore them) and bounded by the line's length.
+    static func chunkSize(_ line: [UInt8]) -> Int? {
+        var size = 0
+        var digits = 0
+        var index = 0
+        while index < line.count, let digit = hexValue(line[index]) {
+            digits += 1
+            if digits > 15 { return nil }
+            size = size << 4 | digit
+            index += 1
+        }
+        guard digits > 0 else { return nil }
+        while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
+        guard index == line.count || line[index] == UInt8(ascii: ";") else { return nil }
+        return size
+    }
+
+    private static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A")) + 10
+        default: nil
+        }
+    }
+
+    /// The length of a Content-Length field's value (duplicates already
+    /// joined with ", "), or nil when it is not one.
+    ///
+    /// RFC 9110 §8.6: a list of identical values (`5, 5`: a field repeated
+    /// by a proxy) may be taken as that value; differing ones are an error,
+    /// since two readers could then frame the body differently. Each value
+    /// has at most 18 digits, so it fits an Int.
+    static func contentLength(_ text: String) -> Int? {
+        let values = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard let first = values.first, values.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.count <= 18,
+            first.allSatisfy(\.isASCIIDigit)
+        else { return nil }
+        return Int(first)
+    }
+
     /// Reads exactly `count` body bytes.
-    private func take(_ count: Int, from reader: inout Reader, into body: inout [UInt8]) throws(AttachError) {
+    private func take(_ count: Int, from reader: inout HTTPReader, into body: inout [UInt8]) throws(AttachError) {
         if body.count + count > limit { throw refuse() }
         var left = count
         while left > 0 {
@@ -247,31 +327,47 @@ extension Character {
     fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
-/// Buffered reads from a byte stream, all under one deadline.
-private struct Reader {
+/// Buffered reads from a byte stream, all under one deadline and one budget
+/// of wire bytes.
+struct HTTPReader {
     let stream: any ByteStream
     let deadline: ContinuousClock.Instant
+    /// Wire bytes that may still be read (see ``Exchange/wireBudget``).
+    private var budget: Int
+    private let what: String
     private var buffer: [UInt8] = []
     private var start = 0
     private var ended = false
 
-    init(stream: any ByteStream, deadline: ContinuousClock.Instant) {
+    init(stream: any ByteStream, deadline: ContinuousClock.Instant, budget: Int, what: String) {
         self.stream = stream
         self.deadline = deadline
+        self.budget = budget
+        self.what = what
     }
 
     /// Reads more from the stream; false at its end.
     private mutating func fill() throws(AttachError) -> Bool {
         if ended { return false }
+        // The deadline is checked before every read, not only when one would
+        // block: a server that keeps data flowing must end at it too.
+        if ContinuousClock.now >= deadline { throw AttachError.timeout(what: what, seconds: 0) }
         if start > 0 {
             buffer.removeFirst(start)
             start = 0
         }
-        var chunk = [UInt8](repeating: 0, count: StreamingHTTPTransport.readChunk)
+        // One byte more than the budget: a response that ends exactly at it
+        // still reads its end of stream.
+        var chunk = [UInt8](repeating: 0, count: min(StreamingHTTPTransport.readChunk, max(budget, 0) + 1))
         let count = try stream.readChunk(&chunk, deadline: deadline)
         if count == 0 {
             ended = true
             return false
+        }
+        budget -= count
+        if budget < 0 {
+            throw AttachError.badResponse(
+                "\(what): more bytes on the wire than its body limit allows for (chunk framing or padding): refused")
         }
         buffer += chunk[..<count]
         return true
@@ -292,6 +388,10 @@ private struct Reader {
         var searched = start
         while true {
             if let crlf = findCRLF(from: searched) {
+                // Also when the CR LF came in the same read as the line.
+                if crlf - start > maxBytes {
+                    throw AttachError.badResponse("\(what): a line over \(maxBytes) bytes")
+                }
                 defer { start = crlf + 2 }
                 return Array(buffer[start..<crlf])
             }

@@ -22,17 +22,22 @@ final class WebSocketConnection: MessageChannel {
     private let writer = DispatchQueue(label: "TermAttach.WebSocket.writer")
     private let closing = Atomic<Bool>(false)
 
-    /// What the reader did with pings (for tests and diagnostics).
+    /// What the reader and the writer did with pings (for tests and
+    /// diagnostics).
     struct PongStatistics: Equatable {
         var pingsReceived = 0
+        /// Pong frames written whole; a write that failed is not counted.
         var pongsSent = 0
         /// Pings whose pong was replaced by a later ping's before it went out.
         var pongsSuperseded = 0
-        /// Pong frames waiting for the writer now (0 or 1), and the most ever.
-        var pending = 0
-        var peakPending = 0
+        /// Pong writes scheduled on the writer and not yet begun, now and the
+        /// most ever: the property of §5.5.3 kept here is that a flood never
+        /// queues more than one.
+        var queuedWrites = 0
+        var peakQueuedWrites = 0
         /// True while a pong is being written.
         var writing = false
+        /// The payload of the last pong written whole.
         var lastPongPayload: [UInt8] = []
     }
 
@@ -120,7 +125,8 @@ final class WebSocketConnection: MessageChannel {
         return Array(chunk[..<count])
     }
 
-    private init(stream: any ByteStream, leftover: [UInt8], messageLimit: Int) {
+    /// A connection over an upgraded `stream` (tests pass a scripted one).
+    init(stream: any ByteStream, leftover: [UInt8], messageLimit: Int) {
         self.stream = stream
         // Two whole messages may wait: the replay and what follows it.
         queue = MessageQueue(byteLimit: 2 * messageLimit)
@@ -193,10 +199,11 @@ final class WebSocketConnection: MessageChannel {
                 slot.statistics.pingsReceived += 1
                 if slot.payload != nil { slot.statistics.pongsSuperseded += 1 }
                 slot.payload = payload
-                slot.statistics.pending = 1
-                slot.statistics.peakPending = max(slot.statistics.peakPending, 1)
-                defer { slot.scheduled = true }
-                return !slot.scheduled
+                if slot.scheduled { return false }
+                slot.scheduled = true
+                slot.statistics.queuedWrites += 1
+                slot.statistics.peakQueuedWrites = max(slot.statistics.peakQueuedWrites, slot.statistics.queuedWrites)
+                return true
             }
             if schedule { writer.async { [self] in writePendingPong() } }
             return true
@@ -217,15 +224,21 @@ final class WebSocketConnection: MessageChannel {
         }
     }
 
-    /// Writes `frame` on the writer's thread; a write that fails or times
-    /// out ends the connection, since a partly written frame would leave the
-    /// stream unframeable.
-    private func writeNow(_ frame: [UInt8], timeout: Duration) {
+    /// Writes `frame` on the writer's thread; true when it was written whole.
+    /// A write that fails or times out ends the connection, since a partly
+    /// written frame would leave the stream unframeable; its error is
+    /// recorded as the end's cause first (unless another came before), so
+    /// the reader reports it rather than "ended without a close frame".
+    @discardableResult
+    private func writeNow(_ frame: [UInt8], timeout: Duration) -> Bool {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         do throws(AttachError) {
             try stream.write(frame, deadline: deadline)
+            return true
         } catch {
+            endWith(closing.load(ordering: .relaxed) ? .closedLocally : error)
             stream.shutdown()
+            return false
         }
     }
 
@@ -235,16 +248,17 @@ final class WebSocketConnection: MessageChannel {
             let payload = slot.payload
             slot.payload = nil
             slot.scheduled = false
-            slot.statistics.pending = 0
+            slot.statistics.queuedWrites -= 1
             if payload != nil { slot.statistics.writing = true }
             return payload
         }
         guard let payload else { return }
-        writeNow(
+        let written = writeNow(
             WebSocketFrameWriter.frame(opcode: WebSocketOpcode.pong, payload: payload, key: Self.maskKey()),
             timeout: Self.writeTimeout)
         pongs.withLock { slot in
             slot.statistics.writing = false
+            guard written else { return }
             slot.statistics.pongsSent += 1
             slot.statistics.lastPongPayload = payload
         }

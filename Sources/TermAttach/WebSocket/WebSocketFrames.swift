@@ -166,11 +166,16 @@ struct WebSocketFrameParser {
                 // Growing by exactly what each fragment needs moves the whole
                 // message again for every fragment: quadratic (15 MiB in 1 KiB
                 // fragments took 14 s). A message in one frame reserves its
-                // length; a fragmented one reserves the message limit once,
-                // which is address space only (pages are touched as payload
-                // arrives), so each byte is copied in once. finishFrame copies
-                // a small result once more to its size: at most 2× in all.
-                let capacity = frameIsFinal && message.isEmpty ? needed : messageLimit
+                // length. A fragmented one grows geometrically, 4× at a time
+                // from 64 KiB, capped at the limit: reserving the whole limit
+                // on the first fragment took 16 MiB (up to 1 GiB with
+                // --max-message) of address space for any fragmented message.
+                // Each growth moves what is there; the moves add up to less
+                // than 4/3 of the message (a geometric series), so the work
+                // stays linear: 15 MiB in 1 KiB fragments moves 5.3 MiB.
+                let capacity =
+                    frameIsFinal && message.isEmpty
+                    ? needed : min(messageLimit, max(needed, Self.firstReservation, 4 * message.capacity))
                 reassemblyBytesCopied += message.count
                 message.reserveCapacity(capacity)
             }
@@ -230,6 +235,13 @@ struct WebSocketFrameParser {
             }
         }
     }
+
+    /// The first reservation of a fragmented message: 64 KiB (then 4× at a
+    /// time, capped at the limit).
+    static let firstReservation = 64 * 1024
+
+    /// Bytes reserved for the message being reassembled (for tests).
+    var reservedBytes: Int { message.capacity }
 
     /// A reassembled message keeps at most this much unused capacity (or its
     /// own size, if larger) rather than being copied to its size: 64 KiB, so
