@@ -29,9 +29,11 @@ LSAN_OPTIONS="suppressions=$PWD/Tests/Sanitizers/lsan.supp" \
     --filter 'VTParserTests|TermCoreTests|TermRenderTests'
 step "ThreadSanitizer: TermAttach, snapshots and embedding suites"
 swift build --build-tests --sanitize=thread --scratch-path .build/sanitize-thread
-# The hostile-server suite measures a release-like CLI's resident size and
+# The hostile-server suite bounds a release-like CLI's resident size and
 # wall time (under 100 MiB, exit by 11 s); a ThreadSanitizer build of it is
-# several times larger and slower, so that suite runs in the plain step only.
-swift test --skip-build --sanitize=thread --scratch-path .build/sanitize-thread \
-    --filter 'TermAttachTests|EmbeddingTests|SnapshotTests' --skip 'HostileTests'
+# several times larger and slower, so with TERMENGINE_SANITIZER set those
+# figures are printed as not measured and only the behaviour is checked (the
+# plain step above measures them).
+TERMENGINE_SANITIZER=thread swift test --skip-build --sanitize=thread --scratch-path .build/sanitize-thread \
+    --filter 'TermAttachTests|EmbeddingTests|SnapshotTests'
 step "done"
