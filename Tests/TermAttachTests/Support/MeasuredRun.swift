@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -34,7 +35,7 @@ struct MeasuredRun: Sendable {
     /// Runs `arguments`, killing the child (SIGKILL) after `deadline` seconds.
     static func termengine(_ arguments: [String], deadline: Double = 60) async throws -> MeasuredRun {
         #if os(Linux)
-            let binary = try CLITests.binary().path
+            let binary = try PackageExecutable("termengine").url.path
             let result: Result<MeasuredRun, TestFailure> = await withCheckedContinuation { continuation in
                 let thread = Thread {
                     do {
