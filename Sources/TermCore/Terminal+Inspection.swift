@@ -186,13 +186,13 @@ extension SnapshotLine {
 
     /// True when the cell at `column` is the power-on cell: blank, default
     /// style, no link, not protected.
-    public func isEmpty(_ column: Int) -> Bool { row.cells[column] == .empty }
+    public func isEmpty(_ column: Int) -> Bool { row.cells[column].isEmptyOrWrittenBlank }
 
     /// True when every cell is the power-on cell and the row has no wrap,
     /// size or mark.
     /// - Complexity: O(columns).
     public var isEmpty: Bool {
-        !row.isWrapped && row.size == .single && row.mark == nil && row.cells.allSatisfy { $0 == .empty }
+        !row.isWrapped && row.size == .single && row.mark == nil && row.cells.allSatisfy(\.isEmptyOrWrittenBlank)
     }
 }
 

@@ -269,10 +269,12 @@ extension TerminalState {
     // MARK: DECRQCRA
 
     /// DECRQCRA (`CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y`): a checksum of a
-    /// rectangle, computed as xterm's default (DEC) mode does: each drawn cell
-    /// adds its character code (low 8 bits) plus 0x04 protected, 0x08 hidden,
-    /// 0x10 underlined, 0x20 inverse, 0x40 blinking, 0x80 bold; a plain space
-    /// counts only as a row's first cell; the sum is negated, modulo 2^16.
+    /// rectangle, computed as xterm 379's default (DEC) mode does: each drawn
+    /// cell adds its character code (low 8 bits) plus 0x08 hidden, 0x10
+    /// underlined, 0x20 inverse, 0x40 blinking, 0x80 bold; a blank an erase
+    /// wrote inside a line counts as a space, a never-written one nothing; a
+    /// plain space counts only as a row's first cell; the sum is negated,
+    /// modulo 2^16.
     mutating func reportRectangleChecksum(_ sequence: ControlSequenceView) {
         guard wantsReplies else { return }
         let id = sequence[0]
@@ -287,10 +289,16 @@ extension TerminalState {
             for col in area.left...area.right {
                 let cell = cells[col]
                 defer { first = false }
-                if cell.isBlank || cell.width == .wideTail { continue }
+                // A never-written blank counts nothing; one an erase wrote
+                // inside a line counts as a space (xterm 379).
+                if (cell.isBlank && !cell.isWrittenBlank) || cell.width == .wideTail { continue }
                 let style = styles[cell.styleKey]
-                var value = cell.isCluster ? Int(clusters[cell.value][0] & 0xFF) : Int(cell.value & 0xFF)
-                if cell.isProtected { value += 0x04 }
+                var value =
+                    cell.isWrittenBlank
+                    ? 0x20 : cell.isCluster ? Int(clusters[cell.value][0] & 0xFF) : Int(cell.value & 0xFF)
+                // DECSCA protection adds nothing: xterm 379 passes esctest2's
+                // DECSED/DECSEL/DECSERA protection tests, which read protected
+                // cells back by their plain character.
                 if style.flags.contains(.hidden) { value += 0x08 }
                 if style.underline != .none { value += 0x10 }
                 if style.flags.contains(.inverse) { value += 0x20 }

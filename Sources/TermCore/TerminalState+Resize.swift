@@ -97,7 +97,7 @@ extension TerminalState {
             // trailing default blanks.
             var end = columns
             if !wrapped {
-                while end > 0 && cells[end - 1] == Cell.empty { end -= 1 }
+                while end > 0 && cells[end - 1].isEmptyOrWrittenBlank { end -= 1 }
             }
             if isScreen && index - old.historyCount == cursor.row {
                 // A pending wrap means "after the last column".
@@ -315,7 +315,7 @@ extension TerminalState {
     }
 
     private func isBlankRow(_ cells: UnsafePointer<Cell>) -> Bool {
-        for col in 0..<columns where cells[col] != Cell.empty { return false }
+        for col in 0..<columns where !cells[col].isEmptyOrWrittenBlank { return false }
         return true
     }
 

@@ -157,6 +157,34 @@ struct ReplyTests {
         #expect(replies("\(CSI)2;0;1;1;1;2*y") == "\(ESC)P2!~0000\(ESC)\\")
     }
 
+    @Test("DECRQCRA counts a blank an erase wrote inside a line as a space, a never-written one as nothing (xterm 379)")
+    func rectangleChecksumOfErasedCells() {
+        // One cell at 1;3 after "abcde": a space is 0x20, negated 0xFFE0.
+        func cell(_ edit: String) -> String { replies("abcde\(edit)\(CSI)1;0;1;3;1;3*y") }
+        #expect(cell("\(CSI)1;3H\(CSI)X") == "\(ESC)P1!~FFE0\(ESC)\\")  // ECH
+        #expect(cell("\(CSI)1;3H\(CSI)1K") == "\(ESC)P1!~FFE0\(ESC)\\")  // EL 1
+        #expect(cell("\(CSI)1;3H\(CSI)1J") == "\(ESC)P1!~FFE0\(ESC)\\")  // ED 1
+        #expect(cell("\(CSI)1;3H\(CSI)@") == "\(ESC)P1!~FFE0\(ESC)\\")  // ICH
+        #expect(cell("\(CSI)1;3;1;3$z") == "\(ESC)P1!~FFE0\(ESC)\\")  // DECERA
+        #expect(cell("\(CSI)1;3H\(CSI)K") == "\(ESC)P1!~0000\(ESC)\\")  // EL 0: never written
+        #expect(cell("\(CSI)2J") == "\(ESC)P1!~0000\(ESC)\\")  // ED 2
+        #expect(cell("\(CSI)1;3H\(CSI)P") == "\(ESC)P1!~FF9C\(ESC)\\")  // DCH: "d" (0x64) moves in
+    }
+
+    @Test("DECRQCRA reads a DECSCA-protected cell by its character alone (xterm 379: esctest2's DECSED tests)")
+    func rectangleChecksumOfProtectedCells() {
+        #expect(replies("\(CSI)1\"qa\(CSI)1;0;1;1;1;1*y") == "\(ESC)P1!~FF9F\(ESC)\\")
+    }
+
+    @Test("a blank an erase wrote reads, reflows and dumps as any blank")
+    func writtenBlanksAreBlanks() {
+        let t = terminal(10, 2, "abcdefghij\(CSI)1;6H\(CSI)5X")
+        #expect(t.screenLine(0) == "abcde")
+        #expect(t.cellAt(0, 7).scalars == [] && t.cellAt(0, 7).style == Style())
+        t.resize(columns: 5, rows: 2)
+        #expect(t.screenLines == ["abcde", ""])  // the erased cells do not wrap onto a row of their own
+    }
+
     @Test func paletteQueriesAndSets() {
         // xterm's colour 1 is #cd0000, reported with 16 bits per channel.
         #expect(replies("\(ESC)]4;1;?\u{07}") == "\(ESC)]4;1;rgb:cdcd/0000/0000\(ESC)\\")
