@@ -98,7 +98,8 @@ extension TerminalState {
     /// Blanks cells `start..<end` of screen row `rowIndex`, widened to whole
     /// wide characters so that no half is left behind. A selective erase
     /// (DECSED, DECSEL, DECSERA) keeps DECSCA-protected cells.
-    /// With `written`, the blanks are marked as written (`Cell.writtenBlankFlag`).
+    /// With `written`, and always for a selective erase, the blanks are
+    /// marked as written (`Cell.writtenBlankFlag`).
     mutating func eraseCells(
         row rowIndex: Int, from start: Int, to end: Int, selective: Bool = false, written: Bool = false
     ) {
@@ -108,7 +109,9 @@ extension TerminalState {
         var last = end
         if row[first].width == .wideTail && first > 0 { first -= 1 }
         if row[last - 1].width == .wide && last < columns { last += 1 }
-        let blank = written ? Cell.writtenBlank(style: eraseKey) : eraseCell
+        // A selective erase writes its blanks whatever the range, as xterm
+        // 379 reads them back (esctest2 DECSED 0 and DECSEL 2 with protection).
+        let blank = written || selective ? Cell.writtenBlank(style: eraseKey) : eraseCell
         if selective {
             for col in first..<last where !row[col].isProtected { row[col] = blank }
         } else {
