@@ -39,12 +39,19 @@ public struct PackageExecutable {
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         try process.run()
         // Read both pipes while the child runs: a full pipe would block it.
+        // The semaphore orders the reader thread's write of `err` before the
+        // read below (ThreadSanitizer saw no such order in polling
+        // `Thread.isFinished`).
         nonisolated(unsafe) var err = Data()
-        let reader = Thread { err = errors.fileHandleForReading.readDataToEndOfFile() }
+        let readerDone = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            err = errors.fileHandleForReading.readDataToEndOfFile()
+            readerDone.signal()
+        }
         reader.start()
         let out = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
+        readerDone.wait()
         return Run(
             status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
             output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
