@@ -23,6 +23,14 @@ struct HyperlinkTable {
     /// (`VTE_HYPERLINK_ID_LENGTH_MAX`): ids are short tokens a program makes
     /// up to tie runs together. A longer id is ignored, the link kept.
     static let maxIDBytes = 250
+    /// The length in bytes of `bytes` as stored: decoded as UTF-8 with each
+    /// invalid sequence replaced by U+FFFD. Valid UTF-8 (every real link) is
+    /// its own length, found without decoding.
+    static func storedLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return bytes.count }
+        return String(decoding: bytes, as: UTF8.self).utf8.count
+    }
+
     /// Distinct links kept before the terminal compacts the table.
     static let capacity = Int(UInt16.max)
 
@@ -70,7 +78,8 @@ struct HyperlinkTable {
     /// - Precondition: the id is at most `maxIDBytes` long, so its length
     ///   fits the two bytes.
     static func key(uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?) -> [UInt8] {
-        precondition((linkID?.count ?? 0) <= maxIDBytes, "OSC 8 ids are cut to \(maxIDBytes) bytes before this")
+        precondition(
+            linkID.map(storedLength) ?? 0 <= maxIDBytes, "OSC 8 ids over \(maxIDBytes) bytes are dropped before this")
         var key: [UInt8] = []
         key.reserveCapacity(3 + (linkID?.count ?? 0) + uri.count)
         let idBytes = linkID ?? UnsafeBufferPointer(start: nil, count: 0)

@@ -200,7 +200,10 @@ extension TerminalState {
             penLink = 0
             return
         }
-        guard uri.count <= HyperlinkTable.maxURIBytes else {
+        // The bounds hold for the text as stored (invalid UTF-8 becomes
+        // U+FFFD, three bytes each), so that a link written back out, by
+        // compaction or a copy, is within them too.
+        guard HyperlinkTable.storedLength(uri) <= HyperlinkTable.maxURIBytes else {
             counters.droppedHyperlinks += 1
             penLink = 0
             return
@@ -218,7 +221,7 @@ extension TerminalState {
             }
             start = end + 1
         }
-        if let id = linkID, id.count > HyperlinkTable.maxIDBytes {
+        if let id = linkID, HyperlinkTable.storedLength(id) > HyperlinkTable.maxIDBytes {
             // The link stays, without its id (VTE does the same): each such
             // link is its own, and no id can make a table entry of more than
             // `maxIDBytes` (300 links with 1 MiB ids held 946 MB before).

@@ -169,4 +169,18 @@ struct WebSocketFrameTests {
             AttachError.originRejected(origin: "http://127.0.0.1:3000").description
                 .contains("the server's ALLOWED_ORIGINS must contain http://127.0.0.1:3000"))
     }
+
+    @Test func `a status line needs HTTP 1 dot digit and a 3-digit code (fuzz: 0101 and +101 passed as 101)`() throws {
+        let endpoint = try AttachEndpoint("http://127.0.0.1:3000")
+        let handshake = WebSocketHandshake(endpoint: endpoint, origin: endpoint.origin, key: "dGhlIHNhbXBsZSBub25jZQ==")
+        let rest =
+            " Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n"
+        try handshake.validate(head: Array(("HTTP/1.1 101" + rest).utf8), body: [])
+        for status in ["HTTP/1.1 0101", "HTTP/1.1 +101", "HTTP/1.1Substring 101", "HTTP/1.10 101", "HTTP/1. 101"] {
+            #expect(throws: AttachError.self, "\(status)") {
+                try handshake.validate(head: Array((status + rest).utf8), body: [])
+            }
+        }
+    }
 }

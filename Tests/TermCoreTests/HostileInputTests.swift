@@ -167,6 +167,21 @@ struct HostileInputTests {
         #expect(t.counters.droppedHyperlinkIDs == 1)
     }
 
+    @Test("the OSC 8 bounds hold for the link as stored: invalid UTF-8 counts as its U+FFFD replacements (fuzz)")
+    func hyperlinkBoundsCountStoredBytes() {
+        // Tests/Fuzz/crashes/compaction/hyperlink-id-invalid-utf8: 103 bytes
+        // of 0xFF were within 250, stored as 309 bytes of U+FFFD, and written
+        // back out by compaction they were over it.
+        let t = Terminal(columns: 10, rows: 2, scrollback: 0)
+        var bytes = Array("\u{1B}]8;id=x".utf8) + [UInt8](repeating: 0xFF, count: 103) + Array(";http://a/\u{07}A".utf8)
+        bytes += Array("\u{1B}]8;;http://b/".utf8) + [UInt8](repeating: 0xFF, count: 2000) + Array("\u{07}B".utf8)
+        t.feed(bytes)
+        #expect(t.cellAt(0, 0).hyperlink == Hyperlink(uri: "http://a/", id: nil))
+        #expect(t.counters.droppedHyperlinkIDs == 1)
+        #expect(t.cellAt(0, 1).hyperlink == nil)  // 6,009 bytes stored: over 4 KiB
+        #expect(t.counters.droppedHyperlinks == 1)
+    }
+
     @Test("links with ids over 65,535 bytes neither wrap a length nor make one entry each")
     func hugeHyperlinkIDsMakeNoEntries() {
         // Before: 300 links with 1 MiB ids held 946 MB; ids over 65,535 bytes
