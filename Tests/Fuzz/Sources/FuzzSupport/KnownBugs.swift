@@ -30,6 +30,10 @@ import TermCore
 ///   the cap can cut just after white space, so the result ends in white space
 ///   and sanitizing it again trims it. The idempotence check is skipped for a
 ///   result that ends in white space.
+/// - `handshakeStatusDigits` (found by the websocket target,
+///   crashes/websocket): the upgrade response's status is read with Int(), so
+///   `HTTP/1.1 0101` and `HTTP/1.1 +101` pass as 101. The target accepts any
+///   status that Int() reads as 101.
 public enum KnownBugs {
     /// True when `FUZZ_STRICT` is set to anything but "" or "0": no
     /// workaround, every known bug traps.

@@ -111,7 +111,12 @@ func fuzzHandshake(_ received: [UInt8]) {
         return
     }
     let text = String(decoding: head, as: UTF8.self)
+    // The status is three digits (RFC 9112 §4); validate reads it with Int(),
+    // which also takes "0101" and "+101" (`handshakeStatusDigits`).
+    let status = text.split(separator: " ", maxSplits: 2).dropFirst().first ?? ""
+    let lenient = KnownBugs.workAround && Int(status) == 101
     fuzzCheck(
-        text.hasPrefix("HTTP/1.") && text.contains(" 101"), "accepted a head without status 101: '\(escaped(head))'")
+        text.hasPrefix("HTTP/1.") && (status == "101" || lenient),
+        "accepted a head without status 101: '\(escaped(head))'")
     fuzzCheck(text.contains(sampleAccept), "accepted a head without the accept value: '\(escaped(head))'")
 }
