@@ -32,8 +32,9 @@ import TermCore
 ///   result that ends in white space.
 /// - `handshakeStatusDigits` (found by the websocket target,
 ///   crashes/websocket): the upgrade response's status is read with Int(), so
-///   `HTTP/1.1 0101` and `HTTP/1.1 +101` pass as 101. The target accepts any
-///   status that Int() reads as 101.
+///   `HTTP/1.1 0101` and `HTTP/1.1 +101` pass as 101, and the version is only
+///   prefix-checked (`HTTP/1.1garbage 101` passes). The target accepts what
+///   validate's own reading accepts.
 public enum KnownBugs {
     /// True when `FUZZ_STRICT` is set to anything but "" or "0": no
     /// workaround, every known bug traps.
