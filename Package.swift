@@ -44,7 +44,7 @@ let package = Package(
             name: "TermAttach",
             dependencies: ["TermCore", "TermRender", .target(name: "CTLSShim", condition: .when(platforms: [.linux]))]
         ),
-        .testTarget(name: "TermAttachTests", dependencies: ["TermAttach", "TermCore"]),
+        .testTarget(name: "TermAttachTests", dependencies: ["TermAttach", "TermCore", "TermRender", "TestSupport"]),
         .executableTarget(
             name: "attach-bench", dependencies: ["TermAttach", "TermCore"], path: "Benchmarks/AttachBench"),
         // Benchmarks (docs/PERFORMANCE.md): the termbench runner, and the malloc

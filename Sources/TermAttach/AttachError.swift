@@ -38,6 +38,9 @@ public enum AttachError: Error, Equatable, Sendable, CustomStringConvertible {
     case httpStatus(code: Int, method: String, path: String, body: String)
     /// An HTTP answer could not be read as the expected JSON.
     case badResponse(String)
+    /// An HTTP answer's body passed the limit (``AttachHTTPClient/maxResponseBytes``)
+    /// while it arrived; `request` is "METHOD /path". Not retryable.
+    case responseTooLarge(request: String, limit: Int)
     /// The connection was closed by this client.
     case closedLocally
     /// An argument the protocol does not allow (resize range, relative cwd …).
@@ -54,12 +57,17 @@ public enum AttachError: Error, Equatable, Sendable, CustomStringConvertible {
         case .handshakeRejected(let status, _):
             return status >= 500
         case .invalidURL, .originRejected, .tlsFailure, .messageTooLarge, .replayTooLarge, .spawnFailed,
-            .httpStatus, .badResponse, .closedLocally, .invalidArgument:
+            .httpStatus, .badResponse, .responseTooLarge, .closedLocally, .invalidArgument:
             return false
         }
     }
 
-    public var description: String {
+    /// One line, with every server-provided part (reasons, bodies, details)
+    /// passed through ``ServerText/sanitized(_:)``: the CLI prints it to a
+    /// terminal as it is.
+    public var description: String { ServerText.sanitized(unsanitizedDescription) }
+
+    private var unsanitizedDescription: String {
         switch self {
         case .invalidURL(let detail): return detail
         case .hostNotFound(let host, let detail): return "cannot resolve host \(host): \(detail)"
@@ -92,6 +100,9 @@ public enum AttachError: Error, Equatable, Sendable, CustomStringConvertible {
             if !body.isEmpty { text += ": \(body.prefix(200))" }
             return text
         case .badResponse(let detail): return "unexpected answer from the server: \(detail)"
+        case .responseTooLarge(let request, let limit):
+            return "\(request) answered more than the limit of \(formatBytes(limit)): refused "
+                + "(a web-terminal server's answers are a few KiB: is this the right server?)"
         case .closedLocally: return "the connection was closed by this client"
         case .invalidArgument(let detail): return detail
         }

@@ -22,7 +22,8 @@ public protocol MessageChannel: Sendable {
     /// The next message. Throws ``AttachError`` when the connection failed
     /// (reset, protocol violation, message over the limit, local close).
     func receive() async throws(AttachError) -> ChannelMessage
-    /// Sends one text message (UTF-8).
+    /// Sends one text message (UTF-8). A failed send ends the connection:
+    /// `receive()` then returns what had already arrived, and throws.
     func send(text: [UInt8]) async throws(AttachError)
     /// Sends a ping; the server's pong arrives as ``ChannelMessage/pong``.
     func sendPing() async throws(AttachError)

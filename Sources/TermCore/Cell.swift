@@ -38,6 +38,11 @@ public struct Cell: Equatable, Sendable {
     @usableFromInline static let widthMask: UInt32 = 3 << widthShift
     @usableFromInline static let protectedFlag: UInt32 = 1 << 24
     @usableFromInline static let palettePairFlag: UInt32 = 1 << 25
+    /// Bit 26: a blank an erase wrote inside a line (ECH, EL 1, ED 1, ICH,
+    /// DECIC, DECERA…) rather than one never written. It shows and reads as
+    /// any blank; only DECRQCRA tells them apart, as xterm 379 counts such a
+    /// cell as a space (0x20) and a never-written one as nothing.
+    @usableFromInline static let writtenBlankFlag: UInt32 = 1 << 26
     /// From ``StyleKey/palettePairFlag`` (bit 16) to `palettePairFlag`.
     @usableFromInline static let palettePairShift: UInt32 = 9
 
@@ -61,6 +66,18 @@ public struct Cell: Equatable, Sendable {
     @inlinable static func blank(style: StyleKey) -> Cell {
         Cell(content: 0, style: style, linkID: 0)
     }
+
+    /// A blank as an erase inside a line leaves it (see `writtenBlankFlag`).
+    @inlinable static func writtenBlank(style: StyleKey) -> Cell {
+        Cell(content: Cell.writtenBlankFlag, style: style, linkID: 0)
+    }
+
+    /// True for a blank an erase wrote inside a line.
+    @inlinable var isWrittenBlank: Bool { content & Cell.writtenBlankFlag != 0 }
+
+    /// True for the power-on cell, or a blank an erase wrote that is
+    /// otherwise the same: nothing a reflow or a text reader must keep.
+    @inlinable var isEmptyOrWrittenBlank: Bool { bits & ~UInt64(Cell.writtenBlankFlag) == 0 }
 
     /// The cell as one word (content in the low half), as stored.
     @inlinable var bits: UInt64 { unsafeBitCast(self, to: UInt64.self) }

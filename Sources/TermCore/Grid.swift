@@ -198,8 +198,14 @@ struct Grid {
     // them below cannot overflow: wrapping operators skip the checks on the
     // paths every printed run takes.
 
+    //
+    // Every position comes from a screen row in 0..<rows or a scrollback
+    // line in 0..<historyCount (the terminal keeps its cursors, margins and
+    // regions on the screen: `TerminalState.invariantViolations()`); debug
+    // builds check both here, where an unchecked pointer would follow.
     @inline(__always)
     private func slot(atPosition position: Int) -> Int {
+        assert(position >= 0 && position < 2 * storage.slotCount, "ring position \(position) out of range")
         let wrapped = position >= storage.slotCount ? position &- storage.slotCount : position
         return Int(storage.ring[wrapped])
     }
@@ -223,6 +229,7 @@ struct Grid {
     /// the row is stamped as changed.
     @inline(__always)
     func row(_ row: Int) -> UnsafeMutablePointer<Cell> {
+        assert(row >= 0 && row < rows, "screen row \(row) of \(rows)")
         let slot = slot(atPosition: zero &+ historyCount &+ row)
         assert(storage.staleFrom[slot] == columns, "screen rows are never stale")
         storage.generations[slot] = generation
@@ -233,6 +240,7 @@ struct Grid {
     /// flags, with one ring lookup: what printing needs per run.
     @inline(__always)
     func rowAndFlags(_ row: Int) -> (cells: UnsafeMutablePointer<Cell>, flags: RowFlags) {
+        assert(row >= 0 && row < rows, "screen row \(row) of \(rows)")
         let slot = slot(atPosition: zero &+ historyCount &+ row)
         assert(storage.staleFrom[slot] == columns, "screen rows are never stale")
         storage.generations[slot] = generation
@@ -242,6 +250,7 @@ struct Grid {
     /// The cells of screen row `row`, for reading only.
     @inline(__always)
     func readRow(_ row: Int) -> UnsafePointer<Cell> {
+        assert(row >= 0 && row < rows, "screen row \(row) of \(rows)")
         let slot = slot(atPosition: zero &+ historyCount &+ row)
         assert(storage.staleFrom[slot] == columns, "screen rows are never stale")
         return UnsafePointer(storage.cells + slot &* columns)
@@ -249,6 +258,7 @@ struct Grid {
 
     /// The slot behind screen row `row` and its change stamp.
     func slotAndGeneration(_ row: Int) -> (slot: Int, generation: UInt32) {
+        assert(row >= 0 && row < rows, "screen row \(row) of \(rows)")
         let slot = slot(atPosition: zero + historyCount + row)
         return (slot, storage.generations[slot])
     }
@@ -272,6 +282,7 @@ struct Grid {
     /// table compaction, with any stale cells zeroed first: a read that
     /// writes, which the terminal's single owner makes safe.
     func historyRow(_ index: Int) -> UnsafeMutablePointer<Cell> {
+        assert(index >= 0 && index < historyCount, "scrollback line \(index) of \(historyCount)")
         let slot = slot(atPosition: zero + index)
         clearStaleCells(slot: slot)
         return storage.cells + slot * columns
@@ -295,6 +306,7 @@ struct Grid {
     /// Fills screen row `row` with `cell` and clears its flags.
     @inline(__always)
     func clearRow(_ row: Int, with cell: Cell) {
+        assert(row >= 0 && row < rows, "screen row \(row) of \(rows)")
         let slot = slot(atPosition: zero + historyCount + row)
         Self.fill(storage.cells + slot * columns, with: cell, count: columns)
         storage.staleFrom[slot] = UInt16(truncatingIfNeeded: columns)

@@ -19,6 +19,10 @@ struct HyperlinkTable {
     /// convention allows terminals to do; 2083 is the longest URL browsers
     /// have historically accepted, rounded up.
     static let maxURIBytes = 4096
+    /// The longest `id=` parameter kept (bytes), as VTE
+    /// (`VTE_HYPERLINK_ID_LENGTH_MAX`): ids are short tokens a program makes
+    /// up to tie runs together. A longer id is ignored, the link kept.
+    static let maxIDBytes = 250
     /// Distinct links kept before the terminal compacts the table.
     static let capacity = Int(UInt16.max)
 
@@ -63,7 +67,10 @@ struct HyperlinkTable {
 
     /// A link's key: a marker byte for the presence of an id (0 or 1), the
     /// id's length in two bytes and its bytes, then the URI's bytes.
+    /// - Precondition: the id is at most `maxIDBytes` long, so its length
+    ///   fits the two bytes.
     static func key(uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?) -> [UInt8] {
+        precondition((linkID?.count ?? 0) <= maxIDBytes, "OSC 8 ids are cut to \(maxIDBytes) bytes before this")
         var key: [UInt8] = []
         key.reserveCapacity(3 + (linkID?.count ?? 0) + uri.count)
         let idBytes = linkID ?? UnsafeBufferPointer(start: nil, count: 0)

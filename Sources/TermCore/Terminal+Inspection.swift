@@ -169,6 +169,12 @@ extension Terminal {
     }
 }
 
+extension Terminal.Limits {
+    /// The longest working directory OSC 7 keeps, in scalars (the sanitizer's
+    /// cap for it; titles and icon names take ``TitleSanitizer/defaultLimit``).
+    public static let workingDirectory = TerminalState.maxWorkingDirectoryLength
+}
+
 extension Terminal {
     /// The most scrollback lines the primary screen keeps.
     public var scrollbackLimit: Int { state.primary.scrollbackLimit }
@@ -180,13 +186,13 @@ extension SnapshotLine {
 
     /// True when the cell at `column` is the power-on cell: blank, default
     /// style, no link, not protected.
-    public func isEmpty(_ column: Int) -> Bool { row.cells[column] == .empty }
+    public func isEmpty(_ column: Int) -> Bool { row.cells[column].isEmptyOrWrittenBlank }
 
     /// True when every cell is the power-on cell and the row has no wrap,
     /// size or mark.
     /// - Complexity: O(columns).
     public var isEmpty: Bool {
-        !row.isWrapped && row.size == .single && row.mark == nil && row.cells.allSatisfy { $0 == .empty }
+        !row.isWrapped && row.size == .single && row.mark == nil && row.cells.allSatisfy(\.isEmptyOrWrittenBlank)
     }
 }
 
@@ -194,4 +200,58 @@ extension CellContent {
     /// The power-on cell: blank, default style, no link.
     public static let empty = CellContent(
         scalars: [], width: .narrow, style: Style(), isProtected: false, hyperlink: nil)
+}
+
+extension Terminal {
+    /// The width of the one cell `scalars` make when printed straight after
+    /// a control or escape sequence (so nothing before them can join them),
+    /// with mode 2027 on (`graphemeClustering`) or off; nil when they make no
+    /// cell or more than one. A replay compactor asks it to print a stored
+    /// cell in the mode that gives it back whole and as wide as it is.
+    ///
+    /// Mode off, each scalar of width 0 joins the cell and the first scalar
+    /// gives the width; mode on, the scalars UAX #29 keeps together join, and
+    /// the cluster's width is recomputed each time one does (``GraphemeBreak``).
+    /// - Complexity: O(scalars).
+    public static func printedWidth(of scalars: [Unicode.Scalar], graphemeClustering: Bool) -> Int? {
+        guard let first = scalars.first else { return nil }
+        var width = first.value < 0x80 ? 1 : UnicodeWidth.width(of: first.value)
+        guard width > 0 else { return nil }  // it would join the cell before
+        var state: Int32 = 0
+        var last = first.value
+        for index in scalars.indices.dropFirst() {
+            let scalar = scalars[index].value
+            guard scalar >= 0x80 else { return nil }  // ASCII starts a cell in both modes
+            if graphemeClustering {
+                let joins = !GraphemeBreak.isBoundary(between: last, and: scalar, state: &state)
+                last = scalar
+                if joins {
+                    width = GraphemeBreak.width(of: scalars[...index].map(\.value))
+                    continue
+                }
+            }
+            guard UnicodeWidth.width(of: scalar) == 0 else { return nil }
+        }
+        return width
+    }
+
+    /// With mode 2027 on, whether `next` printed straight after `run` (the
+    /// scalars printed since the last control or escape sequence) would join
+    /// the last cell instead of starting one.
+    /// - Complexity: O(run).
+    public static func joinsCluster(_ next: Unicode.Scalar, after run: [Unicode.Scalar]) -> Bool {
+        guard !run.isEmpty, next.value >= 0x80 else { return false }
+        var state: Int32 = 0
+        var last = run[0].value
+        for scalar in run.dropFirst() {
+            if scalar.value < 0x80 {
+                state = 0  // printASCII starts the state again
+            } else {
+                _ = GraphemeBreak.isBoundary(between: last, and: scalar.value, state: &state)
+            }
+            last = scalar.value
+        }
+        return !GraphemeBreak.isBoundary(between: last, and: next.value, state: &state)
+            || UnicodeWidth.width(of: next.value) == 0
+    }
 }

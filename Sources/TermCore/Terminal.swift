@@ -46,6 +46,9 @@ public final class Terminal {
         public var droppedEvents = 0
         /// OSC 8 links ignored for a URI over 4 KiB.
         public var droppedHyperlinks = 0
+        /// OSC 8 `id=` parameters over 250 bytes, ignored (the link is kept
+        /// without its id).
+        public var droppedHyperlinkIDs = 0
         /// OSC 52 clipboard reads refused (``Terminal/allowsClipboardRead`` off).
         public var refusedClipboardReads = 0
         /// Title-stack pushes that dropped the oldest entry.
@@ -64,8 +67,12 @@ public final class Terminal {
     /// The last snapshot, returned as is when nothing changed since.
     var lastSnapshot: Snapshot?
     var changedSinceSnapshot = true
-    /// `state.tablesEpoch` when the caches were filled.
+    /// `state.tablesEpoch` and `state.gridEpoch` when the caches were
+    /// filled: a compaction renumbers ids in cells, and a resize from inside
+    /// a feed (DECCOLM) replaces the grids, whose slots and change stamps
+    /// then start afresh.
     var cachedTablesEpoch = 0
+    var cachedGridEpoch = 0
 
     /// A terminal with a blank screen.
     /// - Parameters:
@@ -88,6 +95,7 @@ public final class Terminal {
     public func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
         changedSinceSnapshot = true
         parser.feed(bytes, into: &state)
+        assert(state.invariantViolations().isEmpty, "after a feed: \(state.invariantViolations())")
         deliver()
     }
 
@@ -200,6 +208,7 @@ public final class Terminal {
         state.palette = configuredPalette
         state.cellPixelWidth = previous.cellPixelWidth
         state.cellPixelHeight = previous.cellPixelHeight
+        state.gridEpoch = previous.gridEpoch &+ 1  // new grids: no cached row stands
         parser = VTParser()
     }
 
@@ -234,10 +243,11 @@ public final class Terminal {
         let history = state.primary.historyCount
         let range = min(scrollback.lowerBound, history)..<min(scrollback.upperBound, history)
         if !changedSinceSnapshot, let last = lastSnapshot, last.scrollbackRange == range { return last }
-        if cachedTablesEpoch != state.tablesEpoch {
+        if cachedTablesEpoch != state.tablesEpoch || cachedGridEpoch != state.gridEpoch {
             primaryRowCache = []
             alternateRowCache = []
             cachedTablesEpoch = state.tablesEpoch
+            cachedGridEpoch = state.gridEpoch
         }
         let isAlternate = state.isAlternateScreen
         // Take the cache out (no copy-on-write copy), put it back below.

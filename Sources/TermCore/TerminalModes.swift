@@ -81,6 +81,23 @@ public struct TerminalModes: Equatable, Sendable {
     public var alternateScroll = false
     /// The kitty keyboard protocol's flags in force (progressive enhancement).
     public var kittyKeyboardFlags: UInt8 = 0
+    /// KAM (2): the keyboard is locked; the input encoder sends nothing for
+    /// keys while it is set (ECMA-48 §7.2.10).
+    public var keyboardLocked = false
+    /// SRM (12), set: the terminal does not echo what is typed (xterm's
+    /// power-on state). A front end that echoes locally does so only when
+    /// it is reset.
+    public var sendReceive = true
+    /// DECBKM (?67): the backarrow key sends BS; reset (the default), DEL.
+    public var backarrowSendsBackspace = false
+    /// DECSCLM (?4): smooth scrolling, a hint a front end may follow.
+    public var smoothScroll = false
+    /// DECPFF (?18): a form feed ends a print-screen; kept for reports only
+    /// (no printer).
+    public var printFormFeed = false
+    /// DECPEX (?19): print-screen covers the whole screen rather than the
+    /// scroll region; kept for reports only (no printer).
+    public var printFullScreen = false
 
     /// Power-on modes.
     public init() {}

@@ -26,8 +26,16 @@ extension TerminalState {
         cursor.pendingWrap = false
     }
 
-    /// CUB: stops at the left margin when starting inside the margins.
+    /// CUB: stops at the left margin when starting inside the margins. With
+    /// reverse wraparound (45) and autowrap, each column is a BS, wrapping
+    /// to the right margin of the row above (xterm before patch 383, whose
+    /// results the engine follows: esctest2's CUB and DECSET tests); the
+    /// count is at most 65,535 (parameters saturate), so the work is bounded.
     mutating func cursorBackward(_ count: Int) {
+        if modes.reverseWrap && modes.autowrap {
+            for _ in 0..<count { backspace() }
+            return
+        }
         let limit = cursor.col >= leftMargin ? leftMargin : 0
         cursor.col = max(limit, cursor.col - count)
         cursor.pendingWrap = false
@@ -109,11 +117,13 @@ extension TerminalState {
     /// BS: one column left, stopping at the left margin. From a pending wrap
     /// it moves left of the last column (xterm). With reverse wraparound (45)
     /// and autowrap, BS at the left margin goes to the right margin of the
-    /// row above, and from the top row to the bottom one (xterm).
+    /// row above, and from the top row to the bottom one, and BS from a
+    /// pending wrap only cancels it, the cursor staying in the last column
+    /// (xterm; esctest2 `DECSET_ReverseWraparoundLastCol_BS`).
     mutating func backspace() {
         if cursor.pendingWrap {
             cursor.pendingWrap = false
-            if cursor.col > 0 { cursor.col -= 1 }
+            if cursor.col > 0 && !(modes.reverseWrap && modes.autowrap) { cursor.col -= 1 }
             return
         }
         let left = cursor.col >= leftMargin ? leftMargin : 0
@@ -183,9 +193,7 @@ extension TerminalState {
             (isAlternateScreen ? savedAlternate : savedPrimary)
             ?? SavedCursor(
                 cursor: Cursor(), pen: Style(), charsets: CharsetState(), originMode: false, protected: false)
-        cursor = saved.cursor
-        cursor.row = min(cursor.row, rows - 1)
-        cursor.col = min(cursor.col, columns - 1)
+        cursor = saved.cursor.clamped(rows: rows, columns: columns)
         setPen(saved.pen)
         charsets = saved.charsets
         modes.origin = saved.originMode

@@ -28,9 +28,10 @@ extension TerminalState: VTHandler {
         case 0x0E: charsets.gl = 1  // SO: invoke G1
         case 0x0F: charsets.gl = 0  // SI: invoke G0
         case 0x84: lineFeed()  // IND
-        case 0x85:  // NEL
-            carriageReturn()
+        case 0x85:  // NEL: index, then carriage return (xterm): whether the
+            // region scrolls depends on the column before the return
             lineFeed()
+            carriageReturn()
         case 0x88: tabStops[cursor.col] = true  // HTS
         case 0x8D: reverseIndex()  // RI
         case 0x8E: charsets.singleShift = 2  // SS2
@@ -52,8 +53,10 @@ extension TerminalState: VTHandler {
         lastGraphic = nil
         if intermediates.isEmpty {
             switch final {
+            case UInt8(ascii: "6"): backIndex()  // DECBI
             case UInt8(ascii: "7"): saveCursor()  // DECSC
             case UInt8(ascii: "8"): restoreCursor()  // DECRC
+            case UInt8(ascii: "9"): forwardIndex()  // DECFI
             case UInt8(ascii: "D"): execute(0x84)  // IND
             case UInt8(ascii: "E"): execute(0x85)  // NEL
             case UInt8(ascii: "H"): execute(0x88)  // HTS
@@ -188,8 +191,9 @@ extension TerminalState: VTHandler {
         case UInt8(ascii: "n"): deviceStatusReport(sequence[0])  // DSR §8.3.35
         case UInt8(ascii: "r"): setScrollRegion(top: sequence[0], bottom: sequence[1])  // DECSTBM
         case UInt8(ascii: "s"):
-            // With DECLRMM, CSI s is DECSLRM; otherwise SCOSC (xterm).
-            if modes.leftRightMargins {
+            // With DECLRMM, CSI s is DECSLRM, a VT400 feature; otherwise
+            // SCOSC (xterm).
+            if modes.leftRightMargins && conformanceLevel >= 4 {
                 setLeftRightMargins(left: sequence[0], right: sequence[1])
             } else {
                 saveCursor()
@@ -219,20 +223,26 @@ extension TerminalState: VTHandler {
             default: counters.unknownSequences += 1
             }
         } else if intermediates.isOnly(UInt8(ascii: "'")) {
-            guard cursor.row >= scrollTop && cursor.row <= scrollBottom else { return }
+            // DEC STD 070: ignored when the cursor is outside the scroll
+            // area, the left and right margins included.
+            guard cursorInScrollRegion else { return }
             switch sequence.final {
             case UInt8(ascii: "}"): insertColumns(at: cursor.col, count: count)  // DECIC
             case UInt8(ascii: "~"): deleteColumns(at: cursor.col, count: count)  // DECDC
             default: counters.unknownSequences += 1
             }
         } else if intermediates.isOnly(UInt8(ascii: "$")) && sequence.final == UInt8(ascii: "p") {
-            reportANSIMode(sequence[0])  // DECRQM
+            // DECRQM is a VT300 feature; the rectangle operations and
+            // checksums below are VT400 ones (xterm gates them the same way).
+            if conformanceLevel >= 3 { reportANSIMode(sequence[0]) }
         } else if intermediates.isOnly(UInt8(ascii: "*")) && sequence.final == UInt8(ascii: "y") {
-            reportRectangleChecksum(sequence)  // DECRQCRA
+            if conformanceLevel >= 4 { reportRectangleChecksum(sequence) }  // DECRQCRA
         } else if intermediates.isOnly(UInt8(ascii: "$")) {
-            rectangleOperation(sequence)  // DECFRA, DECERA, DECSERA, DECCRA
+            if conformanceLevel >= 4 { rectangleOperation(sequence) }  // DECFRA, DECERA, DECSERA, DECCRA
         } else if intermediates.isOnly(UInt8(ascii: "!")) && sequence.final == UInt8(ascii: "p") {
             softReset()  // DECSTR
+        } else if intermediates.isOnly(UInt8(ascii: "\"")) && sequence.final == UInt8(ascii: "p") {
+            setConformanceLevel(sequence[0])  // DECSCL
         } else if intermediates.isOnly(UInt8(ascii: "\"")) && sequence.final == UInt8(ascii: "q") {
             protectedPen = sequence[0] == 1  // DECSCA: 1 protects; 0 and 2 do not
         } else {
@@ -243,7 +253,7 @@ extension TerminalState: VTHandler {
     /// CSI ? sequences.
     mutating func csiPrivate(_ sequence: ControlSequenceView) {
         if sequence.intermediates.isOnly(UInt8(ascii: "$")) && sequence.final == UInt8(ascii: "p") {
-            reportDECMode(sequence[0])  // DECRQM
+            if conformanceLevel >= 3 { reportDECMode(sequence[0]) }  // DECRQM (VT300)
             return
         }
         guard sequence.intermediates.isEmpty else {
@@ -255,7 +265,11 @@ extension TerminalState: VTHandler {
             for index in 0..<sequence.count { setDECMode(sequence[index], sequence.final == UInt8(ascii: "h")) }
         case UInt8(ascii: "J"): eraseDisplay(sequence[0], selective: true)  // DECSED
         case UInt8(ascii: "K"): eraseLine(sequence[0], selective: true)  // DECSEL
-        case UInt8(ascii: "n"): decDeviceStatusReport(sequence[0])  // DSR, DEC form
+        case UInt8(ascii: "n"): decDeviceStatusReport(sequence[0], sequence[1])  // DSR, DEC form
+        case UInt8(ascii: "s"):  // XTSAVE
+            for index in 0..<sequence.count { saveDECMode(sequence[index]) }
+        case UInt8(ascii: "r"):  // XTRESTORE
+            for index in 0..<sequence.count { restoreDECMode(sequence[index]) }
         case UInt8(ascii: "u"): reply("\u{1B}[?\(modes.kittyKeyboardFlags)u")  // kitty flags query
         default: counters.unknownSequences += 1
         }

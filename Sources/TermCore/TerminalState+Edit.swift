@@ -98,24 +98,32 @@ extension TerminalState {
     /// Blanks cells `start..<end` of screen row `rowIndex`, widened to whole
     /// wide characters so that no half is left behind. A selective erase
     /// (DECSED, DECSEL, DECSERA) keeps DECSCA-protected cells.
-    mutating func eraseCells(row rowIndex: Int, from start: Int, to end: Int, selective: Bool = false) {
+    /// With `written`, and always for a selective erase, the blanks are
+    /// marked as written (`Cell.writtenBlankFlag`).
+    mutating func eraseCells(
+        row rowIndex: Int, from start: Int, to end: Int, selective: Bool = false, written: Bool = false
+    ) {
         guard start < end else { return }
         let row = active.row(rowIndex)
         var first = start
         var last = end
         if row[first].width == .wideTail && first > 0 { first -= 1 }
         if row[last - 1].width == .wide && last < columns { last += 1 }
+        // A selective erase writes its blanks whatever the range, as xterm
+        // 379 reads them back (esctest2 DECSED 0 and DECSEL 2 with protection).
+        let blank = written || selective ? Cell.writtenBlank(style: eraseKey) : eraseCell
         if selective {
-            let blank = eraseCell
             for col in first..<last where !row[col].isProtected { row[col] = blank }
         } else {
-            Grid.fill(row + first, with: eraseCell, count: last - first)
+            Grid.fill(row + first, with: blank, count: last - first)
         }
         if end == columns { active.setFlags(rowIndex, active.flags(rowIndex).subtracting(.wrapped)) }
     }
 
     /// ED / DECSED: 0 below (from the cursor), 1 above (to the cursor), 2 all,
-    /// 3 the scrollback (xterm's "erase saved lines").
+    /// 3 the scrollback (xterm's "erase saved lines"). The blanks ED 1 leaves
+    /// are written ones, as xterm 379's DECRQCRA counts them; ED 0 and 2 leave
+    /// never-written cells.
     mutating func eraseDisplay(_ mode: Int, selective: Bool = false) {
         cursor.pendingWrap = false
         switch mode {
@@ -123,8 +131,10 @@ extension TerminalState {
             eraseCells(row: cursor.row, from: cursor.col, to: columns, selective: selective)
             for row in (cursor.row + 1)..<rows { eraseCells(row: row, from: 0, to: columns, selective: selective) }
         case 1:
-            for row in 0..<cursor.row { eraseCells(row: row, from: 0, to: columns, selective: selective) }
-            eraseCells(row: cursor.row, from: 0, to: cursor.col + 1, selective: selective)
+            for row in 0..<cursor.row {
+                eraseCells(row: row, from: 0, to: columns, selective: selective, written: true)
+            }
+            eraseCells(row: cursor.row, from: 0, to: cursor.col + 1, selective: selective, written: true)
         case 2:
             for row in 0..<rows { eraseCells(row: row, from: 0, to: columns, selective: selective) }
         case 3:
@@ -134,27 +144,30 @@ extension TerminalState {
         }
     }
 
-    /// EL / DECSEL: 0 to the right of the cursor, 1 to the left, 2 the whole row.
+    /// EL / DECSEL: 0 to the right of the cursor, 1 to the left (written
+    /// blanks, as ED 1), 2 the whole row.
     mutating func eraseLine(_ mode: Int, selective: Bool = false) {
         cursor.pendingWrap = false
         switch mode {
         case 0: eraseCells(row: cursor.row, from: cursor.col, to: columns, selective: selective)
-        case 1: eraseCells(row: cursor.row, from: 0, to: cursor.col + 1, selective: selective)
+        case 1: eraseCells(row: cursor.row, from: 0, to: cursor.col + 1, selective: selective, written: true)
         case 2: eraseCells(row: cursor.row, from: 0, to: columns, selective: selective)
         default: break
         }
     }
 
-    /// ECH: blanks `count` cells from the cursor without moving anything.
+    /// ECH: blanks `count` cells from the cursor without moving anything
+    /// (written blanks).
     mutating func eraseCharacters(_ count: Int) {
         cursor.pendingWrap = false
-        eraseCells(row: cursor.row, from: cursor.col, to: min(columns, cursor.col + count))
+        eraseCells(row: cursor.row, from: cursor.col, to: min(columns, cursor.col + count), written: true)
     }
 
     // MARK: Inserting and deleting
 
-    /// Inserts `count` blanks at `col` of a row, shifting the cells up to
-    /// `right` (inclusive) right; cells pushed past `right` are lost.
+    /// Inserts `count` blanks (written ones) at `col` of a row, shifting the
+    /// cells up to `right` (inclusive) right; cells pushed past `right` are
+    /// lost.
     mutating func insertCells(row rowIndex: Int, at col: Int, count: Int, right: Int) {
         let row = active.row(rowIndex)
         let count = min(count, right - col + 1)
@@ -172,7 +185,7 @@ extension TerminalState {
             row[right + 1] = Cell.blank(style: row[right + 1].styleKey)
         }
         if keep > 0 { (row + col + count).update(from: row + col, count: keep) }
-        Grid.fill(row + col, with: eraseCell, count: count)
+        Grid.fill(row + col, with: Cell.writtenBlank(style: eraseKey), count: count)
         active.setFlags(rowIndex, active.flags(rowIndex).subtracting(.wrapped))
     }
 
@@ -244,6 +257,32 @@ extension TerminalState {
         for row in scrollTop...scrollBottom { insertCells(row: row, at: col, count: count, right: rightMargin) }
     }
 
+    /// DECBI, back index (VT420; DEC STD 070): one column left; at the
+    /// left margin the scroll area's columns move right one instead, a
+    /// blank column entering at the margin. Left of the margin, at the
+    /// screen's edge, nothing happens.
+    mutating func backIndex() {
+        cursor.pendingWrap = false
+        if cursor.col == leftMargin {
+            if cursorInScrollRegion { insertColumns(at: leftMargin, count: 1) }
+        } else if cursor.col > 0 {
+            cursor.col -= 1
+        }
+    }
+
+    /// DECFI, forward index (VT420; DEC STD 070): one column right; at the
+    /// right margin the scroll area's columns move left one instead, a
+    /// blank column entering at the margin. Right of the margin, at the
+    /// screen's edge, nothing happens.
+    mutating func forwardIndex() {
+        cursor.pendingWrap = false
+        if cursor.col == rightMargin {
+            if cursorInScrollRegion { deleteColumns(at: leftMargin, count: 1) }
+        } else if cursor.col < columns - 1 {
+            cursor.col += 1
+        }
+    }
+
     /// DECALN: fills the screen with `E`, resets the margins and homes the
     /// cursor (DEC STD 070, screen alignment).
     mutating func screenAlignment() {
@@ -304,7 +343,8 @@ extension TerminalState {
             guard let area = rectangle(sequence, from: 0) else { return }
             for row in area.top...area.bottom {
                 eraseCells(
-                    row: row, from: area.left, to: area.right + 1, selective: sequence.final == UInt8(ascii: "{"))
+                    row: row, from: area.left, to: area.right + 1, selective: sequence.final == UInt8(ascii: "{"),
+                    written: true)
             }
         case UInt8(ascii: "v"):  // DECCRA: Pts ; Pls ; Pbs ; Prs ; Pps ; Ptd ; Pld ; Ppd
             copyRectangle(sequence)

@@ -7,7 +7,9 @@ extension TerminalState {
     /// ANSI modes (SM/RM without a prefix).
     mutating func setANSIMode(_ mode: Int, _ on: Bool) {
         switch mode {
+        case 2: modes.keyboardLocked = on  // KAM
         case 4: modes.insert = on  // IRM
+        case 12: modes.sendReceive = on  // SRM
         case 20: modes.newline = on  // LNM
         default: counters.unknownModes += 1
         }
@@ -18,6 +20,7 @@ extension TerminalState {
         switch mode {
         case 1: modes.applicationCursorKeys = on
         case 3: setColumnMode(wide: on)  // DECCOLM
+        case 4: modes.smoothScroll = on  // DECSCLM
         case 5: modes.reverseVideo = on
         case 6:
             modes.origin = on
@@ -27,11 +30,14 @@ extension TerminalState {
             if !on { cursor.pendingWrap = false }
         case 9: setMouseTracking(.x10, on)
         case 12: modes.cursorBlink = on
+        case 18: modes.printFormFeed = on  // DECPFF
+        case 19: modes.printFullScreen = on  // DECPEX
         case 25: modes.cursorVisible = on
         case 40: modes.allowColumnSwitch = on
         case 45: modes.reverseWrap = on
         case 47: switchScreen(toAlternate: on, clearAlternate: false)
         case 66: modes.applicationKeypad = on  // DECNKM
+        case 67: modes.backarrowSendsBackspace = on  // DECBKM
         case 69:
             modes.leftRightMargins = on
             if !on {
@@ -63,6 +69,21 @@ extension TerminalState {
         case 2027: modes.graphemeClustering = on
         default: counters.unknownModes += 1
         }
+    }
+
+    /// XTSAVE (`CSI ? Pm s`): remembers the state of a DEC private mode
+    /// for XTRESTORE. Only modes the terminal implements are kept, so the
+    /// saved set is bounded by them.
+    mutating func saveDECMode(_ mode: Int) {
+        guard let isSet = decModeState(mode) else { return }
+        savedDECModes[mode] = isSet
+    }
+
+    /// XTRESTORE (`CSI ? Pm r`): sets a DEC private mode back to what
+    /// XTSAVE saved; a mode never saved is left as it is.
+    mutating func restoreDECMode(_ mode: Int) {
+        guard let isSet = savedDECModes[mode] else { return }
+        setDECMode(mode, isSet)
     }
 
     /// Mouse tracking modes exclude each other: setting one replaces the
@@ -162,14 +183,22 @@ extension TerminalState {
 
     /// DECSTR, soft terminal reset (VT510 manual; xterm ctlseqs "CSI ! p"):
     /// modes, margins, rendition, charsets and the saved cursor go back to
-    /// their defaults; the screen and the cursor position stay.
+    /// their defaults; the screen and the cursor position stay. Beyond the
+    /// VT510's list (DECTCEM, IRM, DECOM, DECAWM, KAM, DECCKM, DECNKM,
+    /// margins), xterm's soft reset also turns off DECLRMM with its margins
+    /// and reverse wraparound (45).
     mutating func softReset() {
         modes.cursorVisible = true
         modes.insert = false
         modes.origin = false
         modes.autowrap = true
+        modes.keyboardLocked = false
         modes.applicationCursorKeys = false
         modes.applicationKeypad = false
+        modes.leftRightMargins = false
+        modes.reverseWrap = false
+        marginLeft = 0
+        marginRight = columns - 1
         scrollTop = 0
         scrollBottom = rows - 1
         charsets = CharsetState()
@@ -181,10 +210,24 @@ extension TerminalState {
         if isAlternateScreen { savedAlternate = home } else { savedPrimary = home }
     }
 
-    /// RIS, full reset: the power-on state. The scrollback survives, as in
-    /// xterm (only its "clear saved lines" menu action drops it).
-    mutating func fullReset() {
+    /// DECSCL (`CSI Pl ; Pc " p`): conformance level 61 (VT100) to 64
+    /// (VT400, the highest this terminal has, and its power-on level; 65 is
+    /// taken as 64). Changing it is a hard reset (VT510 manual, DECSCL),
+    /// which keeps the scrollback, as xterm's (`VTReset` without `saved`).
+    /// Pc (7- or 8-bit controls) is not kept: replies are always 7-bit.
+    mutating func setConformanceLevel(_ level: Int) {
+        guard (61...65).contains(level) else { return }
+        fullReset(clearingScrollback: false)
+        conformanceLevel = min(level - 60, 4)
+    }
+
+    /// RIS, full reset: the power-on state, the scrollback dropped too, as
+    /// xterm's RIS does (`ReallyReset` with `saved` set clears its saved
+    /// lines).
+    mutating func fullReset(clearingScrollback: Bool = true) {
         if isAlternateScreen { switchScreen(toAlternate: false, clearAlternate: false) }
+        if clearingScrollback { active.clearHistory() }
+        conformanceLevel = 4
         modes = TerminalModes()
         inactiveKittyFlags = 0
         kittyStackPrimary = []
@@ -194,6 +237,11 @@ extension TerminalState {
         protectedPen = false
         scrollTop = 0
         scrollBottom = rows - 1
+        // DECLRMM is off again (`TerminalModes()`), and the margins it set go
+        // with it: xterm's full reset sets them to the whole width, so that
+        // turning DECLRMM on later starts without margins.
+        marginLeft = 0
+        marginRight = columns - 1
         tabStops = Self.defaultTabStops(columns: columns)
         savedPrimary = nil
         savedAlternate = nil

@@ -47,8 +47,11 @@ extension TerminalState {
     /// selective erase (6), ANSI colour (22) and rectangular editing (28).
     mutating func primaryDeviceAttributes() { reply("\u{1B}[?64;1;6;22;28c") }
 
-    /// DA2 (`CSI > c`): terminal type 1 (VT220), firmware 10, ROM 0.
-    mutating func secondaryDeviceAttributes() { reply("\u{1B}[>1;10;0c") }
+    /// DA2 (`CSI > c`): terminal type 41, a VT420, as DA1's class 64 says
+    /// (VT510 manual, DA2: 1 VT220, 24 VT320, 41 VT420, 61 VT510); firmware
+    /// 379, the xterm patch level whose behaviour the engine is measured
+    /// against (esctest2), as xterm reports its own; ROM 0.
+    mutating func secondaryDeviceAttributes() { reply("\u{1B}[>41;379;0c") }
 
     /// DA3 (`CSI = c`): unit id 0.
     mutating func tertiaryDeviceAttributes() { reply("\u{1B}P!|00000000\u{1B}\\") }
@@ -63,15 +66,24 @@ extension TerminalState {
         }
     }
 
-    /// DEC-specific DSR (`CSI ? Ps n`): 6 extended cursor position (DECXCPR),
-    /// 15 printer (none), 25 user-defined keys (locked), 26 keyboard (North American).
-    mutating func decDeviceStatusReport(_ request: Int) {
+    /// DEC-specific DSR (`CSI ? Ps n`, VT510 manual DECDSR): 6 extended
+    /// cursor position (DECXCPR), 15 printer (none), 25 user-defined keys
+    /// (locked), 26 keyboard (North American), 55 locator status (none: 50),
+    /// 56 locator type (unknown: 57;0), 63 macro space checksum (DECCKSR, no
+    /// macros: `DCS Pid ! ~ 0000 ST`), 75 data integrity (no errors: 70),
+    /// 85 multiple sessions (not configured: 83).
+    mutating func decDeviceStatusReport(_ request: Int, _ identifier: Int) {
         guard wantsReplies else { return }
         switch request {
         case 6: reply("\u{1B}[?\(reportedRow + 1);\(reportedColumn + 1);1R")
         case 15: reply("\u{1B}[?13n")
         case 25: reply("\u{1B}[?21n")
         case 26: reply("\u{1B}[?27;1;0;0n")
+        case 55: reply("\u{1B}[?50n")
+        case 56: reply("\u{1B}[?57;0n")
+        case 63: reply("\u{1B}P\(identifier)!~0000\u{1B}\\")
+        case 75: reply("\u{1B}[?70n")
+        case 85: reply("\u{1B}[?83n")
         default: counters.unknownSequences += 1
         }
     }
@@ -83,15 +95,20 @@ extension TerminalState {
     // MARK: Mode reports
 
     /// DECRQM for ANSI modes (`CSI Ps $ p`): 1 set, 2 reset, 4 permanently
-    /// reset, 0 not recognised.
+    /// reset, 0 not recognised. The ECMA-48 modes a terminal emulator has no
+    /// use for are permanently reset, as xterm answers them (`do_rpm`): GATM
+    /// (1), SRTM (5), VEM (7), HEM (10), PUM (11), FEAM (13), FETM (14),
+    /// MATM (15), TTM (16), SATM (17), TSM (18), EBM (19); CRM (3) is reset.
     mutating func reportANSIMode(_ mode: Int) {
         guard wantsReplies else { return }
         let value: Int
         switch mode {
-        case 2: value = 4  // KAM: the keyboard is never locked
+        case 2: value = modes.keyboardLocked ? 1 : 2  // KAM
+        case 3: value = 2  // CRM: controls are acted on, never shown
         case 4: value = modes.insert ? 1 : 2
-        case 12: value = 4  // SRM: local echo is never done by the terminal
+        case 12: value = modes.sendReceive ? 1 : 2  // SRM
         case 20: value = modes.newline ? 1 : 2
+        case 1, 5, 7, 10, 11, 13...19: value = 4
         default: value = 0
         }
         reply("\u{1B}[\(mode);\(value)$y")
@@ -114,16 +131,20 @@ extension TerminalState {
         switch mode {
         case 1: return modes.applicationCursorKeys
         case 3: return columns == 132
+        case 4: return modes.smoothScroll
         case 5: return modes.reverseVideo
         case 6: return modes.origin
         case 7: return modes.autowrap
         case 9: return modes.mouseTracking == .x10
         case 12: return modes.cursorBlink
+        case 18: return modes.printFormFeed
+        case 19: return modes.printFullScreen
         case 25: return modes.cursorVisible
         case 40: return modes.allowColumnSwitch
         case 45: return modes.reverseWrap
         case 47, 1047: return isAlternateScreen
         case 66: return modes.applicationKeypad
+        case 67: return modes.backarrowSendsBackspace
         case 69: return modes.leftRightMargins
         case 1000: return modes.mouseTracking == .normal
         case 1002: return modes.mouseTracking == .buttonEvent
@@ -157,7 +178,7 @@ extension TerminalState {
         case "s": answer = "\(marginLeft + 1);\(marginRight + 1)s"
         case " q": answer = "\(cursorStyleNumber) q"
         case "\"q": answer = (protectedPen ? "1" : "0") + "\"q"
-        case "\"p": answer = "64;1\"p"  // DECSCL: VT400 level, 7-bit controls
+        case "\"p": answer = "6\(conformanceLevel);1\"p"  // DECSCL: the level, 7-bit controls
         case "t": answer = "\(rows)t"  // DECSLPP
         case "$|": answer = "\(columns)$|"  // DECSCPP
         case "*|": answer = "\(rows)*|"  // DECSNLS
@@ -248,10 +269,12 @@ extension TerminalState {
     // MARK: DECRQCRA
 
     /// DECRQCRA (`CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y`): a checksum of a
-    /// rectangle, computed as xterm's default (DEC) mode does: each drawn cell
-    /// adds its character code (low 8 bits) plus 0x04 protected, 0x08 hidden,
-    /// 0x10 underlined, 0x20 inverse, 0x40 blinking, 0x80 bold; a plain space
-    /// counts only as a row's first cell; the sum is negated, modulo 2^16.
+    /// rectangle, computed as xterm 379's default (DEC) mode does: each drawn
+    /// cell adds its character code (low 8 bits) plus 0x08 hidden, 0x10
+    /// underlined, 0x20 inverse, 0x40 blinking, 0x80 bold; a blank an erase
+    /// wrote inside a line counts as a space, a never-written one nothing; a
+    /// plain space counts only as a row's first cell; the sum is negated,
+    /// modulo 2^16.
     mutating func reportRectangleChecksum(_ sequence: ControlSequenceView) {
         guard wantsReplies else { return }
         let id = sequence[0]
@@ -266,10 +289,16 @@ extension TerminalState {
             for col in area.left...area.right {
                 let cell = cells[col]
                 defer { first = false }
-                if cell.isBlank || cell.width == .wideTail { continue }
+                // A never-written blank counts nothing; one an erase wrote
+                // inside a line counts as a space (xterm 379).
+                if (cell.isBlank && !cell.isWrittenBlank) || cell.width == .wideTail { continue }
                 let style = styles[cell.styleKey]
-                var value = cell.isCluster ? Int(clusters[cell.value][0] & 0xFF) : Int(cell.value & 0xFF)
-                if cell.isProtected { value += 0x04 }
+                var value =
+                    cell.isWrittenBlank
+                    ? 0x20 : cell.isCluster ? Int(clusters[cell.value][0] & 0xFF) : Int(cell.value & 0xFF)
+                // DECSCA protection adds nothing: xterm 379 passes esctest2's
+                // DECSED/DECSEL/DECSERA protection tests, which read protected
+                // cells back by their plain character.
                 if style.flags.contains(.hidden) { value += 0x08 }
                 if style.underline != .none { value += 0x10 }
                 if style.flags.contains(.inverse) { value += 0x20 }

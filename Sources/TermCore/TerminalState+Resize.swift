@@ -24,12 +24,18 @@ extension TerminalState {
         guard newColumns != columns || newRows != rows else { return }
         let wasAlternate = isAlternateScreen
         if wasAlternate { swap(&active, &inactive) }  // primary is now `active`
-        var primaryCursor = wasAlternate ? (savedPrimary?.cursor ?? Cursor()) : cursor
+        // On the alternate screen the primary has no cursor of its own (modes
+        // 47 and 1047 share one): its saved cursor, which 1049 restores on
+        // the way back, is the position that reflow keeps on its character.
+        // Clamped first: it may have been saved on a screen larger than this
+        // one (a DECSC, then an earlier resize while on the alternate screen).
+        var primaryCursor = (wasAlternate ? (savedPrimary?.cursor ?? Cursor()) : cursor).clamped(
+            rows: rows, columns: columns)
         let newPrimary =
             reflowsOnResize
             ? reflowPrimary(columns: newColumns, rows: newRows, cursor: &primaryCursor)
             : cutPrimary(columns: newColumns, rows: newRows, cursor: &primaryCursor)
-        var alternateCursor = wasAlternate ? cursor : Cursor()
+        var alternateCursor = (wasAlternate ? cursor : Cursor()).clamped(rows: rows, columns: columns)
         let newAlternate = resizeAlternate(columns: newColumns, rows: newRows, cursor: &alternateCursor)
         active = wasAlternate ? newAlternate : newPrimary
         inactive = wasAlternate ? newPrimary : newAlternate
@@ -40,12 +46,13 @@ extension TerminalState {
             savedPrimary?.cursor = primaryCursor
         } else {
             cursor = primaryCursor
+            // A cursor saved on the primary screen (DECSC, CSI s, 1048) is a
+            // screen position: clamped to the new screen, as DECRC would
+            // clamp it, so that no later resize or restore starts outside
+            // the grid.
+            savedPrimary?.cursor.clampAfterResize(rows: rows, columns: columns)
         }
-        if var saved = savedAlternate {
-            saved.cursor.row = min(saved.cursor.row, rows - 1)
-            saved.cursor.col = min(saved.cursor.col, columns - 1)
-            savedAlternate = saved
-        }
+        savedAlternate?.cursor.clampAfterResize(rows: rows, columns: columns)
         // Margins go back to the full screen (xterm); tab stops keep their
         // columns, with the default every 8 in new columns.
         scrollTop = 0
@@ -55,6 +62,10 @@ extension TerminalState {
         let oldStops = tabStops
         tabStops = Self.defaultTabStops(columns: columns)
         for col in 0..<min(oldStops.count, columns) { tabStops[col] = oldStops[col] }
+        // Both grids are new: rows copied from the old ones (snapshot caches,
+        // keyed by slot and change stamp) no longer describe anything.
+        gridEpoch &+= 1
+        assert(invariantViolations().isEmpty, "after a resize: \(invariantViolations())")
     }
 
     /// Builds the reflowed primary grid; `cursor` comes in and goes out.
@@ -86,7 +97,7 @@ extension TerminalState {
             // trailing default blanks.
             var end = columns
             if !wrapped {
-                while end > 0 && cells[end - 1] == Cell.empty { end -= 1 }
+                while end > 0 && cells[end - 1].isEmptyOrWrittenBlank { end -= 1 }
             }
             if isScreen && index - old.historyCount == cursor.row {
                 // A pending wrap means "after the last column".
@@ -304,7 +315,7 @@ extension TerminalState {
     }
 
     private func isBlankRow(_ cells: UnsafePointer<Cell>) -> Bool {
-        for col in 0..<columns where cells[col] != Cell.empty { return false }
+        for col in 0..<columns where !cells[col].isEmptyOrWrittenBlank { return false }
         return true
     }
 

@@ -8,6 +8,34 @@ struct Cursor: Equatable {
     /// the cursor stays in that column and the next printable character wraps
     /// first (the VT100's "last column flag", xterm's do_wrap).
     var pendingWrap = false
+
+    /// Moves the cursor onto a screen of `rows` × `columns` if it lies
+    /// outside, as DECRC does with a position saved on a larger screen; a
+    /// column moved in loses its pending wrap.
+    mutating func clamp(rows: Int, columns: Int) {
+        row = max(0, min(row, rows - 1))
+        if col >= columns {
+            col = columns - 1
+            pendingWrap = false
+        }
+        col = max(0, col)
+    }
+
+    /// `clamp`, for a saved cursor when the screen is resized: a pending
+    /// wrap waits at the right edge, and the margins a resize leaves are the
+    /// whole width, so one saved anywhere but the new last column (at 1
+    /// column, column 0 was the edge) no longer waits.
+    mutating func clampAfterResize(rows: Int, columns: Int) {
+        clamp(rows: rows, columns: columns)
+        if col != columns - 1 { pendingWrap = false }
+    }
+
+    /// The cursor clamped onto a screen of `rows` × `columns`.
+    func clamped(rows: Int, columns: Int) -> Cursor {
+        var cursor = self
+        cursor.clamp(rows: rows, columns: columns)
+        return cursor
+    }
 }
 
 /// What DECSC saves and DECRC restores (VT510 manual, DECSC): position,
@@ -49,6 +77,13 @@ struct TerminalState {
     var scrollTop = 0
     var scrollBottom: Int
     var tabStops: [Bool]
+    /// DECSCL's conformance level, 1 (VT100) to 4 (VT400): below 3 DECRQM
+    /// goes unanswered, below 4 DECSLRM, the rectangle operations and
+    /// DECRQCRA are ignored.
+    var conformanceLevel = 4
+    /// XTSAVE's saved DEC private modes, by number (at most one entry per
+    /// mode `decModeState` knows).
+    var savedDECModes: [Int: Bool] = [:]
     /// DECSC slots, one per screen as in xterm.
     var savedPrimary: SavedCursor?
     var savedAlternate: SavedCursor?
@@ -86,6 +121,10 @@ struct TerminalState {
     var graphemeState: Int32 = 0
 
     var counters = Terminal.Counters()
+    /// Counts replacements of the grids (resizes, DECCOLM): slots and change
+    /// stamps start afresh in a new grid, so copies of rows made before
+    /// (snapshot caches) are stale.
+    var gridEpoch = 0
     /// Counts compactions of the side tables: ids in stored cells changed, so
     /// copies of rows made before (snapshot caches) are stale.
     var tablesEpoch = 0

@@ -4,13 +4,19 @@
 ///
 /// The rules, in order (PROTOCOL.md, "Titles"):
 /// 1. decode UTF-8, invalid sequences becoming U+FFFD;
-/// 2. remove C0 and C1 controls and DEL, the bidi overrides and isolates
-///    U+202A–U+202E and U+2066–U+2069 (they can reorder what follows: "RLO
-///    spoofing"), and the zero-width characters U+200B–U+200F, U+2060 and
-///    U+FEFF (invisible padding);
+/// 2. remove C0 and C1 controls and DEL, the bidi marks, overrides and
+///    isolates U+200E, U+200F, U+202A–U+202E and U+2066–U+2069 (they can
+///    reorder what follows: "RLO spoofing"), and the invisible spacers
+///    U+200B, U+2060 and U+FEFF; keep the joiners ZWNJ and ZWJ (U+200C,
+///    U+200D) only between two visible characters, where emoji ZWJ
+///    sequences and Indic or Persian shaping need them, and remove them
+///    elsewhere (invisible padding);
 /// 3. trim white space at both ends;
 /// 4. keep at most `limit` scalars, cutting only at a grapheme-cluster
-///    boundary, so the result may be shorter.
+///    boundary, so the result may be shorter, and trim white space again.
+///
+/// The result is a fixed point: sanitizing it again with the same limit
+/// gives it back.
 public enum TitleSanitizer {
     /// The default cap, in Unicode scalars.
     public static let defaultLimit = 256
@@ -27,6 +33,15 @@ public enum TitleSanitizer {
         var count = 0
         var lastNonSpace = -1
         var started = false
+        /// A joiner seen after a visible character, kept only if another
+        /// visible character follows it.
+        var pendingJoiner: Unicode.Scalar?
+        var previousIsVisible = false
+        func keep(_ scalar: Unicode.Scalar, isSpace: Bool) {
+            if !isSpace { lastNonSpace = count }
+            if count < keepAtMost { kept.append(scalar) }
+            count += 1
+        }
         var decoder = UTF8()
         var iterator = bytes.makeIterator()
         decoding: while true {
@@ -37,14 +52,21 @@ public enum TitleSanitizer {
             case .emptyInput: break decoding
             }
             guard !isRemoved(scalar) else { continue }
+            if isJoiner(scalar) {
+                // Of joiners in a row only the last can stand between two
+                // visible characters.
+                pendingJoiner = previousIsVisible ? scalar : nil
+                continue
+            }
             let isSpace = scalar.properties.isWhitespace
             if !started {
                 if isSpace { continue }  // leading white space
                 started = true
             }
-            if !isSpace { lastNonSpace = count }
-            if count < keepAtMost { kept.append(scalar) }
-            count += 1
+            if let joiner = pendingJoiner, !isSpace { keep(joiner, isSpace: false) }
+            pendingJoiner = nil
+            keep(scalar, isSpace: isSpace)
+            previousIsVisible = !isSpace
         }
         // Trailing white space of the whole text goes.
         let end = min(lastNonSpace + 1, kept.count)
@@ -60,14 +82,28 @@ public enum TitleSanitizer {
             result.append(character)
             used += size
         }
+        // The cut may fall after white space inside the text, or between a
+        // joiner (which extends the cluster before it) and the character it
+        // joined: such last clusters go whole, so that the result ends as
+        // rules 2 and 3 say, is still the text's first whole clusters, and
+        // sanitizing it once more changes nothing.
+        while let last = result.unicodeScalars.last, last.properties.isWhitespace || isJoiner(last) {
+            result.removeLast()
+        }
         return result
     }
 
-    /// True for the scalars rule 2 removes.
+    /// True for ZWNJ and ZWJ, which rule 2 keeps only between two visible
+    /// characters.
+    public static func isJoiner(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0x200C || scalar.value == 0x200D
+    }
+
+    /// True for the scalars rule 2 always removes (joiners: ``isJoiner(_:)``).
     public static func isRemoved(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true  // C0, DEL, C1
-        case 0x200B...0x200F, 0x2060, 0xFEFF: return true  // zero-width
+        case 0x200B, 0x200E, 0x200F, 0x2060, 0xFEFF: return true  // spacers, bidi marks
         case 0x202A...0x202E, 0x2066...0x2069: return true  // bidi overrides and isolates
         default: return false
         }

@@ -122,7 +122,19 @@ struct JSONObjectReader {
             offset += 1
             while offset < bytes.count, "0123456789.eE+-".utf8.contains(bytes[offset]) { offset += 1 }
             let text = String(decoding: bytes[start..<offset], as: UTF8.self)
-            return Int(text).map(Value.number) ?? Double(text).map { .number(Int($0)) } ?? .other
+            if let integer = Int(text) { return .number(integer) }
+            guard let value = Double(text) else { return .other }
+            // Int(value) traps past Int's range (1e400 is infinite; 2^63 is
+            // one too many), and a size that large is an attack or a bug: an
+            // integer literal that Int cannot hold, or a double of magnitude
+            // 2^63 or more, of either sign, makes the preview malformed.
+            let isIntegerLiteral = !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+            guard !isIntegerLiteral, value.magnitude < 9_223_372_036_854_775_808.0 else {
+                offset = start
+                throw failure("number out of range")
+            }
+            // 80.0 is a size; 80.5 is not (skipped like any other value).
+            return Int(exactly: value).map(Value.number) ?? .other
         default:
             // true, false, null, or a nested value: skip to the next , or }
             // at this depth.

@@ -32,6 +32,8 @@ extension StateEncoder {
     /// Draws a screen's lines top to bottom: the first `historyCount` scroll
     /// off into the scrollback, the last `rows` stay on the screen.
     func drawScreen(_ lines: [SnapshotLine?], historyCount: Int) {
+        drawing = true
+        defer { drawing = false }
         sync()
         onScreen = Array(repeating: nil, count: rows)
         for index in lines.indices {
@@ -58,7 +60,9 @@ extension StateEncoder {
             }
             writeRow(screenRow, line)
         }
-        if let last = lines.last ?? nil, last.isWrapped { wrapBottomRow(last) }
+        if let last = lines.last ?? nil, last.isWrapped {
+            wrapBottomRow(last, above: lines.count >= 2 ? lines[lines.count - 2] : nil)
+        }
         // A last pass over the rows that stayed: anything still different.
         let screen = lines.suffix(rows)
         onScreen = Array(screen)
@@ -72,10 +76,14 @@ extension StateEncoder {
         let edge = lastColumn(previous.size)
         let last = previous.cell(edge)
         let first = cell(next, 0)
-        if last.width == .wrapSpacer && edge >= 1 {
+        if last.width == .wrapSpacer {
             // A wide character that did not fit leaves a spacer (the pen's
             // erase style) and wraps; when the next row does not start with
             // one any more, a placeholder is written over by that row.
+            if columns == 1 {
+                printWrapSpacer(row: previousRow, column: 0, background: last.style.background)
+                return
+            }
             move(row: previousRow, column: edge)
             let wide = first.width == .wide && isPrintable(first)
             var style = wide ? first.style : Style()
@@ -83,7 +91,7 @@ extension StateEncoder {
             setPen(style)
             setLink(wide ? first.hyperlink : nil)
             setProtected(wide && first.isProtected)
-            for scalar in wide ? first.scalars : [Self.widePlaceholder] { out.append(scalar: scalar) }
+            appendCell(wide ? first.scalars : [Self.widePlaceholder], width: 2)
             sync()
             return
         }
@@ -104,10 +112,10 @@ extension StateEncoder {
     /// style (``fixEndAfterPlaceholder(_:row:edge:)``). Returns whether that
     /// fix is needed.
     @discardableResult
-    func makePendingWrap(line: SnapshotLine?, row target: Int, edge: Int) -> Bool {
+    func makePendingWrap(line: SnapshotLine?, row target: Int, edge: Int, keepsRowWrap: Bool = false) -> Bool {
         if pendingWrap && row == target && column == edge { return false }
         let last = cell(line, edge)
-        if isPrintable(last) && last.width == .narrow {
+        if isPrintable(last) && last.width == .narrow && !needsRoomToNarrow(last) {
             move(row: target, column: edge)
             printCell(last, edge: edge)
             return false
@@ -120,7 +128,31 @@ extension StateEncoder {
                 return false
             }
         }
-        guard edge >= 1 else { return false }
+        if needsRoomToNarrow(last) && edge >= 1, cell(line, edge - 1) == last || restoresInPlace(cell(line, edge - 1)) {
+            // A VS15 emoji narrowed under mode 2027: printed one column left
+            // (its wide base needs two), a space waits at the edge, DECCRA
+            // copies the emoji over the space (keeping the pending wrap, as
+            // DECERA and DECFRA do), and the column left is made again.
+            move(row: target, column: edge - 1)
+            printCell(last, edge: edge)
+            setAttributes(of: Self.emptyCell)
+            printScalars([" "], width: 1, edge: edge)
+            out.csi("\(target + 1);\(edge);\(target + 1);\(edge);1;\(target + 1);\(edge + 1)$v")
+            if cell(line, edge - 1) != last { restoreInPlace(cell(line, edge - 1), row: target, column: edge - 1) }
+            return false
+        }
+        if edge == 0 || (isEraseBlank(last) && !(keepsRowWrap && edge == columns - 1)) {
+            // A space waits in the column, and DECERA, which keeps a pending
+            // wrap (ECH and EL end it), blanks it again with the erase
+            // background; in the last column it also clears the row's wrap
+            // flag, so not where that must stay (`keepsRowWrap`). In one
+            // column there is no room for the placeholder below either.
+            move(row: target, column: edge)
+            setAttributes(of: Self.emptyCell)
+            printScalars([" "], width: 1, edge: edge)
+            if isEraseBlank(last) { eraseInPlace(row: target, column: edge, background: last.style.background) }
+            return false
+        }
         move(row: target, column: edge - 1)
         setPen(last.style)
         setLink(nil)
@@ -134,6 +166,18 @@ extension StateEncoder {
     /// the placeholder's style (the blank the row should end with).
     func fixEndAfterPlaceholder(_ line: SnapshotLine, row target: Int, edge: Int) {
         let before = line.cell(edge - 1)
+        if before.width == .wideTail && edge >= 2 {
+            // The right half of a wide character: printing it again over
+            // the placeholder's left half blanks the right half the same way
+            // (the placeholder had cut it).
+            let head = line.cell(edge - 2)
+            if head.width == .wide && isPrintable(head) {
+                move(row: target, column: edge - 2)
+                printCell(head, edge: edge)
+                sync()
+                return
+            }
+        }
         move(row: target, column: edge - 1)
         if isPrintable(before) && before.width == .narrow {
             printCell(before, edge: edge)
@@ -148,13 +192,63 @@ extension StateEncoder {
         sync()
     }
 
+    /// True when `cell` can be made without moving the cursor: a blank an
+    /// erase leaves (DECERA), or a printable ASCII or Latin-1 character with
+    /// no link (DECFRA fills with the pen and the protection in force).
+    func restoresInPlace(_ cell: CellContent) -> Bool {
+        if isEraseBlank(cell) { return true }
+        guard cell.width == .narrow, cell.hyperlink == nil, cell.scalars.count == 1, let scalar = cell.scalars.first
+        else { return false }
+        return (0x20...0x7E).contains(scalar.value) || (0xA0...0xFF).contains(scalar.value)
+    }
+
+    /// Makes `cell` at `column` of `target` with DECERA or DECFRA, which
+    /// keep the cursor and a pending wrap (``restoresInPlace(_:)``).
+    func restoreInPlace(_ cell: CellContent, row target: Int, column: Int) {
+        if isEraseBlank(cell) {
+            eraseInPlace(row: target, column: column, background: cell.style.background)
+            return
+        }
+        guard let scalar = cell.scalars.first else { return }
+        setAttributes(of: cell)
+        out.csi("\(scalar.value);\(target + 1);\(column + 1);\(target + 1);\(column + 1)$x")
+    }
+
+    /// DECERA over one cell, which blanks it with the pen's background and,
+    /// unlike ECH and EL, keeps a pending wrap (no origin mode in force).
+    func eraseInPlace(row target: Int, column: Int, background: Color) {
+        setEraseBackground(background)
+        out.csi("\(target + 1);\(column + 1);\(target + 1);\(column + 1)$z")
+    }
+
     /// Marks the bottom row as wrapped without scrolling: with a scroll
     /// region that ends above it, a wrap there stays on the row (xterm), so
-    /// the wrap rewrites the row's first cell in place.
-    func wrapBottomRow(_ line: SnapshotLine) {
-        guard rows >= 3 else { return }
+    /// the wrap rewrites the row's first cell in place. Two rows leave no
+    /// such region: the wrap is made on the top row, which SD then moves
+    /// down with its flags, and the top row (`above`) is drawn again.
+    func wrapBottomRow(_ line: SnapshotLine, above: SnapshotLine?) {
+        guard rows >= 2 else { return }
         sync()
         if shadow.isWrapped(row: rows - 1) { return }
+        if rows == 2 {
+            // SD first: row 0 starts clean (no mark left by the top line).
+            out.csi("T")
+            sync()
+            writeRow(0, line)
+            let edge = lastColumn(line.size)
+            if line.cell(edge).width == .wrapSpacer {
+                printWrapSpacer(row: 0, column: edge, background: line.cell(edge).style.background)
+            } else {
+                let needsFix = makePendingWrap(line: line, row: 0, edge: edge)
+                printScalars([" "], width: 1, edge: edge)
+                sync()
+                if needsFix { fixEndAfterPlaceholder(line, row: 0, edge: edge) }
+            }
+            out.csi("T")  // SD: row 0 becomes row 1, flags and all
+            sync()
+            if let above, above.isWrapped { wrapIn(from: above, previousRow: 0, next: line) }
+            return
+        }
         out.csi("1;\(rows - 1)r")  // DECSTBM homes the cursor
         regionIsFull = false
         defer { regionIsFull = true }
@@ -162,6 +256,14 @@ extension StateEncoder {
         column = 0
         pendingWrap = false
         let edge = lastColumn(line.size)
+        if line.cell(edge).width == .wrapSpacer {
+            // The wide character's placeholder lands at the start of the
+            // same row, which the last pass writes again.
+            printWrapSpacer(row: rows - 1, column: edge, background: line.cell(edge).style.background)
+            out.csi("r")
+            sync()
+            return
+        }
         let needsFix = makePendingWrap(line: line, row: rows - 1, edge: edge)
         let first = line.cell(0)
         if isPrintable(first) {
@@ -178,6 +280,87 @@ extension StateEncoder {
         if needsFix { fixEndAfterPlaceholder(line, row: rows - 1, edge: edge) }
         out.csi("r")
         sync()
+    }
+
+    /// Prints a wide placeholder at `column` of `target`, the edge it
+    /// wraps at: the column takes a spacer with the pen's background (xterm,
+    /// Ghostty), the row is marked as wrapped and the placeholder goes to
+    /// the next row. In one column a wide character prints nothing, but a
+    /// narrow heart that VS16 widens under mode 2027 still leaves its
+    /// spacer and wraps (TermCore's extendPreviousCluster); the widened
+    /// cluster is then dropped.
+    func printWrapSpacer(row target: Int, column: Int, background: Color) {
+        move(row: target, column: column)
+        var style = Style()
+        style.background = background
+        setPen(style)
+        setLink(nil)
+        setProtected(false)
+        if columns == 1 {
+            if !clustering { out.csi("?2027h") }
+            clustering = true
+            appendCell(["\u{2764}", "\u{FE0F}"], width: 2)
+        } else {
+            appendCell([Self.widePlaceholder], width: 2)
+        }
+        sync()
+    }
+
+    /// Makes a spacer at column `wanted` of a single-width row `target` that is
+    /// not where a wrap into the next row leaves one: a right margin in
+    /// that column makes the placeholder wrap there, and a scroll region
+    /// that ends above the bottom row keeps the wrap on it. The placeholder
+    /// lands at the start of the next row (or this one at the bottom),
+    /// which is written after it; the row's wrap flag is set, and taken off
+    /// again by ``writeRow(_:_:)`` when it should not be. False when no
+    /// spacer can be made there (the first column of a row that wraps, the
+    /// last column of a row that must not wrap on a screen of fewer than 3
+    /// columns, the bottom row of a screen of fewer than 3 rows).
+    @discardableResult
+    func makeWrapSpacer(row target: Int, column wanted: Int, _ want: CellContent, line: SnapshotLine?) -> Bool {
+        let wrapped = line?.isWrapped ?? false
+        // The first column: made in the second and moved left by DCH, which
+        // also clears the row's wrap flag (not for a row that wraps).
+        let shifted = wanted == 0 && columns >= 2 && !wrapped
+        let index = shifted ? 1 : wanted
+        guard (line?.size ?? .single) == .single, index >= 1 || columns == 1,
+            index < columns - 1 || wrapped || shifted || columns >= 3, target < rows - 1 || rows >= 2
+        else { return false }
+        // The bottom row of two, which no region leaves out: made on the top
+        // row, copied down with DECCRA (spacers copy as they are), and the
+        // top row written again.
+        let copied = target == rows - 1 && rows == 2
+        let made = copied ? 0 : target
+        if made < rows - 1 { damagedRows.insert(made + 1) }
+        let margin = index < columns - 1
+        let region = made == rows - 1 && rows > 1
+        if margin {
+            out.csi("?69h")
+            out.csi("1;\(index + 1)s")  // homes the cursor
+        }
+        if region { out.csi("1;\(rows - 1)r") }  // homes the cursor
+        if margin || region {
+            row = 0
+            column = 0
+            pendingWrap = false
+            regionIsFull = !region
+        }
+        printWrapSpacer(row: made, column: index, background: want.style.background)
+        if margin { out.csi("?69l") }
+        if region { out.csi("r") }
+        regionIsFull = true
+        sync()
+        if shifted {
+            move(row: made, column: 0)
+            out.csi("P")
+            sync()
+        }
+        if copied {
+            out.csi("1;\(wanted + 1);1;\(wanted + 1);1;2;\(wanted + 1)$v")
+            sync()
+            writeRow(0, onScreen[0])
+        }
+        return true
     }
 
     // MARK: One row
@@ -214,10 +397,23 @@ extension StateEncoder {
             }
             let wantsWrap = line?.isWrapped ?? false
             if !wantsWrap && shadow.isWrapped(row: target) {
-                // DCH in the last column clears the wrap flag; the cell is
-                // written again below.
-                move(row: target, column: columns - 1)
-                out.csi("P")
+                // DCH clears the wrap flag wherever it deletes; the cells it
+                // moves are written again below. In the last column, unless
+                // that holds a spacer (which only a wrap makes): then in the
+                // first, under margins that keep the spacer out of reach.
+                if cell(line, columns - 1).width == .wrapSpacer && columns >= 3 && size == .single {
+                    out.csi("?69h")
+                    out.csi("1;2s")  // homes the cursor
+                    row = 0
+                    column = 0
+                    pendingWrap = false
+                    move(row: target, column: 0)
+                    out.csi("P")
+                    out.csi("?69l")
+                } else {
+                    move(row: target, column: columns - 1)
+                    out.csi("P")
+                }
                 sync()
             }
             let keepWrap = wantsWrap && shadow.isWrapped(row: target)
@@ -272,6 +468,14 @@ extension StateEncoder {
         writeRow(scratch, onScreen[scratch])
     }
 
+    /// True for a narrow cell that only mode 2027 prints so (VS15 after a
+    /// wide emoji), which takes two columns until the selector comes.
+    func needsRoomToNarrow(_ cell: CellContent) -> Bool {
+        cell.width == .narrow && isPrintable(cell)
+            && Terminal.printedWidth(of: cell.scalars, graphemeClustering: false) != 1
+            && Terminal.printedWidth(of: [cell.scalars[0]], graphemeClustering: true) == 2
+    }
+
     /// Writes one cell that differs; returns the next column to look at and
     /// whether it must be written whatever it holds (it is the right half of
     /// a placeholder).
@@ -290,11 +494,31 @@ extension StateEncoder {
             }
             return (index + 1, false)
         case .wrapSpacer:
-            return (index + 1, false)  // made by the wrap into the next row
+            // At the end of a wrapped row, made by the wrap into the next
+            // row (wrapIn, wrapBottomRow) while the screen is drawn;
+            // anywhere else, or once it is drawn, here.
+            if !(drawing && index == edge && (line?.isWrapped ?? false)) {
+                makeWrapSpacer(row: target, column: index, want, line: line)
+            }
+            return (index + 1, false)
         case .narrow, .wide:
             break
         }
         if isPrintable(want) {
+            if index == edge && needsRoomToNarrow(want) {
+                // Mode 2027 narrows this cluster (VS15) only once its wide
+                // base is printed, for which the edge has no room: printed
+                // one column left, then copied right with DECCRA (which
+                // keeps the row's wrap flag and the cursor); the column
+                // left is written again after.
+                guard index == columns - 1 && index >= 1 && (line?.size ?? .single) == .single else {
+                    return (index + 1, false)
+                }
+                move(row: target, column: index - 1)
+                printCell(want, edge: edge)
+                out.csi("\(target + 1);\(index);\(target + 1);\(index);1;\(target + 1);\(index + 1)$v")
+                return (index + 1, false)
+            }
             move(row: target, column: index)
             printCell(want, edge: edge)
             return (index + (want.width == .wide ? 2 : 1), false)

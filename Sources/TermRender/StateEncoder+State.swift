@@ -28,11 +28,48 @@ extension StateEncoder {
         }
     }
 
-    /// DECSC with `saved`'s contents, on the screen being drawn. Nothing
+    /// What DECRC would restore from `saved`, or nil when that is the
+    /// power-on state (nothing to write). A resize can leave a saved position
+    /// off the screen (the engine clamps only some saved cursors); DECRC
+    /// clamps it into the screen (xterm's CursorRestore,
+    /// TerminalState.restoreCursor), so that is the position that can be
+    /// saved and restored again.
+    func restorable(_ saved: SavedCursorState?) -> SavedCursorState? {
+        guard var saved else { return nil }
+        saved.position = ScreenPosition(
+            row: min(saved.position.row, rows - 1), column: min(saved.position.column, columns - 1))
+        return saved == .powerOn ? nil : saved
+    }
+
+    /// DECSC with `stored`'s contents, on the screen being drawn. Nothing
     /// saved and the power-on state restore the same, so neither is written.
-    func writeSavedCursor(_ saved: SavedCursorState?, lines: [SnapshotLine?]) {
-        guard let saved, saved != .powerOn else { return }
+    func writeSavedCursor(_ stored: SavedCursorState?, lines: [SnapshotLine?]) {
+        guard let saved = restorable(stored) else { return }
         sync()
+        // DECRC can put the cursor past the half of a double-width row,
+        // where no move reaches: the row is made single width for DECSC and
+        // written again after, size and cells.
+        let storedSize = lines[saved.position.row]?.size ?? .single
+        let pastHalf = storedSize != .single && saved.position.column > lastColumn(storedSize)
+        if pastHalf {
+            move(row: saved.position.row, column: 0)
+            out.esc("#5")  // DECSWL
+            sync()
+        }
+        let size: LineSize = pastHalf ? .single : storedSize
+        // A pending wrap left of the last column (DECSC at a right margin):
+        // made under a right margin in that column, reset after DECSC.
+        let marginEdge =
+            saved.pendingWrap && size == .single && saved.position.column >= 1
+                && saved.position.column < lastColumn(size)
+            ? saved.position.column : nil
+        if let marginEdge {
+            out.csi("?69h")
+            out.csi("1;\(marginEdge + 1)s")  // DECSLRM homes the cursor
+            row = 0
+            column = 0
+            pendingWrap = false
+        }
         if saved.originMode {
             out.csi("?6h")  // homes the cursor; the region is the whole screen
             row = 0
@@ -43,7 +80,9 @@ extension StateEncoder {
         let line = lines[position.row]
         move(row: position.row, column: position.column)
         if saved.pendingWrap {
-            makePendingWrap(line: line, row: position.row, edge: lastColumn(line?.size ?? .single))
+            makePendingWrap(
+                line: line, row: position.row, edge: marginEdge ?? lastColumn(size),
+                keepsRowWrap: line?.isWrapped ?? false)
         }
         setPen(saved.style)
         setProtected(saved.isProtected)
@@ -56,11 +95,17 @@ extension StateEncoder {
         }
         resetCharacterSets(saved.characterSets)
         if saved.originMode { out.csi("?6l") }
+        if marginEdge != nil { out.csi("?69l") }
         sync()
-        // The cells a pending wrap or a single shift was made with.
-        if saved.pendingWrap || saved.characterSets.singleShift != nil {
+        // The cells a pending wrap or a single shift was made with, and the
+        // row made single width.
+        if saved.pendingWrap || saved.characterSets.singleShift != nil || pastHalf {
             onScreen = lines
+            damagedRows = []
             writeRow(position.row, line)
+            // A spacer made again there wrote into the row below.
+            for damaged in damagedRows.sorted() where damaged != position.row { writeRow(damaged, lines[damaged]) }
+            damagedRows = []
         }
     }
 
@@ -101,7 +146,11 @@ extension StateEncoder {
         }
         var set: [Int] = []
         if modes.applicationCursorKeys { set.append(1) }
+        if modes.smoothScroll { set.append(4) }
         if modes.reverseVideo { set.append(5) }
+        if modes.printFormFeed { set.append(18) }
+        if modes.printFullScreen { set.append(19) }
+        if modes.backarrowSendsBackspace { set.append(67) }
         if modes.allowColumnSwitch { set.append(40) }
         if modes.reverseWrap { set.append(45) }
         switch modes.mouseTracking {
@@ -122,7 +171,6 @@ extension StateEncoder {
         if modes.alternateScroll { set.append(1007) }
         if modes.bracketedPaste { set.append(2004) }
         if modes.synchronizedOutput { set.append(2026) }
-        if modes.graphemeClustering { set.append(2027) }
         if !set.isEmpty { out.csi("?" + set.map(String.init).joined(separator: ";") + "h") }
         var reset: [Int] = []
         if !modes.cursorVisible { reset.append(25) }
@@ -137,16 +185,23 @@ extension StateEncoder {
         if modes.applicationKeypad { out.esc("=") }
         if modes.kittyKeyboardFlags != 0 { out.csi("=\(modes.kittyKeyboardFlags)u") }
         if modes.origin { out.csi("?6h") }
+        // Autowrap off before the cursor: DECAWM reset ends a pending wrap,
+        // which then only DECRC brings back (writeCursor).
+        if !modes.autowrap { out.csi("?7l") }
         writeCursor()
         setPen(image.pen)
         setLink(image.penLink)
         setProtected(image.penProtected)
         writeCharacterSets(image.characterSets, withSingleShift: true)
+        // Cells were printed in the mode 2027 setting each needed (the
+        // cursor's pending wrap too): the one wanted comes last.
+        if modes.graphemeClustering != clustering { out.csi(modes.graphemeClustering ? "?2027h" : "?2027l") }
         var ansi: [Int] = []
+        if modes.keyboardLocked { ansi.append(2) }  // KAM
         if modes.insert { ansi.append(4) }
         if modes.newline { ansi.append(20) }
         if !ansi.isEmpty { out.csi(ansi.map(String.init).joined(separator: ";") + "h") }
-        if !modes.autowrap { out.csi("?7l") }
+        if !modes.sendReceive { out.csi("12l") }  // SRM is set at power-on
     }
 
     /// CUP to the cursor (relative to the margins under DECOM); a pending
@@ -170,38 +225,191 @@ extension StateEncoder {
         let position = cursor.position
         let lines = screenLines(alternate: image.isAlternateScreen)
         let line = lines[position.row]
-        // A cursor that CUP cannot reach (DECRC put it outside the scroll
-        // region under DECOM, or past the half of a double-width row): when
-        // the saved cursor is that position, DECRC puts it back.
-        let region = image.scrollRegion
-        let unreachable =
-            (modes.origin && !region.contains(position.row))
-            || position.column > lastColumn(line?.size ?? .single)
-        let saved = (image.isAlternateScreen ? image.savedAlternate : image.savedPrimary) ?? .powerOn
-        if unreachable && saved.position == position && saved.originMode == modes.origin
-            && saved.pendingWrap == cursor.pendingWrap
-        {
-            out.esc("8")
-            pen = saved.style
-            isProtected = saved.isProtected
-            resetCharacterSets(saved.characterSets)
-            return
-        }
+        // A pending wrap is made by printing the character under the cursor
+        // again (the left half of a wide one), so the cursor goes there.
+        var target = position
+        var reprint: CellContent?
         if cursor.pendingWrap {
-            var target = position
-            let under = cell(line, position.column)
-            var character = under
-            if under.width == .wideTail && position.column > 0 {
+            var character = cell(line, position.column)
+            if character.width == .wideTail && position.column > 0 {
                 target.column -= 1
                 character = cell(line, target.column)
             }
-            if isPrintable(character) {
-                cup(target)
-                setAttributes(of: character)
-                for scalar in character.scalars { out.append(scalar: scalar) }
-                return
+            if isPrintable(character) { reprint = character } else { target = position }
+        }
+        // A blank under a pending wrap: a space waits there, and DECERA
+        // (which keeps the wrap, unlike ECH and EL) blanks it again, unless
+        // that would also clear the row's wrap flag (DECERA to the last
+        // column does).
+        let under = cell(line, position.column)
+        let margins = image.horizontalMargins
+        var edge =
+            modes.leftRightMargins && position.column <= margins.upperBound
+            ? margins.upperBound : lastColumn(line?.size ?? .single)
+        // A pending wrap left of the last column with no margins in force
+        // (DECLRMM was reset after it): made under a right margin in that
+        // column, reset again.
+        let marginEdge =
+            cursor.pendingWrap && !modes.leftRightMargins && position.column >= 1 && position.column < edge
+        if marginEdge { edge = position.column }
+        // DECERA's rectangle is relative to the region and margins under
+        // DECOM: it cannot name a cell outside them.
+        let erasable =
+            !modes.origin
+            || (image.scrollRegion.contains(position.row)
+                && (!modes.leftRightMargins || margins.contains(position.column)))
+        let blankWrap =
+            cursor.pendingWrap && reprint == nil && isEraseBlank(under) && position.column == edge && erasable
+            && !(position.column == columns - 1 && (line?.isWrapped ?? false))
+        // Else the other screen's character in that place, printed there
+        // again (DECSET/DECRST 47 keep the cursor and its pending wrap).
+        var otherReprint: CellContent?
+        if cursor.pendingWrap && reprint == nil && !blankWrap && position.column == edge && !marginEdge {
+            let otherLine = screenLines(alternate: !image.isAlternateScreen)[position.row]
+            var character = cell(otherLine, position.column)
+            var otherTarget = position
+            if character.width == .wideTail && position.column > 0 {
+                otherTarget.column -= 1
+                character = cell(otherLine, otherTarget.column)
+            }
+            if (otherLine?.size ?? .single) == (line?.size ?? .single) && isPrintable(character)
+                && !needsRoomToNarrow(character)
+            {
+                otherReprint = character
+                target = otherTarget
             }
         }
-        cup(position)
+        func finish() {
+            if let reprint {
+                setAttributes(of: reprint)
+                appendCell(reprint.scalars, width: reprint.width == .wide ? 2 : 1)
+            } else if blankWrap {
+                setAttributes(of: Self.emptyCell)
+                appendCell([" "], width: 1)
+                setEraseBackground(under.style.background)
+                let row = position.row - rowOffset + 1
+                let column = position.column - columnOffset + 1
+                out.csi("\(row);\(column);\(row);\(column)$z")
+            } else if let otherReprint {
+                out.csi(image.isAlternateScreen ? "?47l" : "?47h")
+                setAttributes(of: otherReprint)
+                appendCell(otherReprint.scalars, width: otherReprint.width == .wide ? 2 : 1)
+                out.csi(image.isAlternateScreen ? "?47h" : "?47l")
+            }
+        }
+        // A cursor that CUP cannot reach (DECRC put it outside the scroll
+        // region under DECOM, or past the half of a double-width row):
+        // DECRC puts the cursor back on the saved cell whatever the region,
+        // and CUU, CUD, CUF and CUB from there reach the cells that do not
+        // lie across the region or a margin (TermCore's verticalBounds).
+        let region = image.scrollRegion
+        // A pending wrap left of the edge under margins in force cannot be
+        // made by printing either (DECSLRM would home the cursor after it),
+        // nor one with autowrap off: only DECRC of a cursor saved exactly so
+        // brings it back.
+        let wrapUnmakeable =
+            cursor.pendingWrap && ((modes.leftRightMargins && position.column != edge) || !modes.autowrap)
+        let unreachable =
+            (modes.origin && !region.contains(target.row)) || target.column > lastColumn(line?.size ?? .single)
+            || (modes.origin && modes.leftRightMargins && !image.horizontalMargins.contains(target.column))
+            || wrapUnmakeable
+        // The saved cursor of the screen shown, or else the other screen's:
+        // DECSET/DECRST 47 around DECRC switch screens and keep the cursor.
+        let candidates = [
+            (image.isAlternateScreen ? image.savedAlternate : image.savedPrimary, false),
+            (image.isAlternateScreen ? image.savedPrimary : image.savedAlternate, true),
+        ]
+        for (stored, otherScreen) in candidates where unreachable {
+            let saved = restorable(stored) ?? .powerOn
+            guard saved.originMode == modes.origin else { continue }
+            // DECRC restores a pending single shift, which only a print
+            // ends: the print that makes a pending wrap, or else the cell
+            // left of the cursor printed again (into G2/G3 as ASCII, so the
+            // same character).
+            var endsShift: CellContent?
+            if let shift = saved.characterSets.singleShift, image.characterSets.singleShift == nil {
+                guard saved.characterSets.designations[shift] == .ascii, !wrapUnmakeable else { continue }
+                if reprint == nil && !blankWrap && otherReprint == nil {
+                    let left = target.column >= 1 ? cell(line, target.column - 1) : Self.emptyCell
+                    // ASCII first: only a print through the charsets ends
+                    // a shift (marks after it join the cell again).
+                    guard left.width == .narrow, isPrintable(left), let scalar = left.scalars.first,
+                        (0x20..<0x7F).contains(scalar.value)
+                    else { continue }
+                    endsShift = left
+                }
+            }
+            let exact = saved.position == position && saved.pendingWrap == cursor.pendingWrap && endsShift == nil
+            var stop = target
+            if endsShift != nil { stop.column -= 1 }
+            guard exact || !wrapUnmakeable,
+                let moves = exact
+                    ? []
+                    : relativeMoves(
+                        from: saved, to: stop, line: line,
+                        clearsWrap: reprint == nil && !blankWrap && otherReprint == nil)
+            else { continue }
+            let toggle = image.isAlternateScreen ? "?47l" : "?47h"
+            if otherScreen { out.csi(toggle) }
+            out.esc("8")
+            if otherScreen { out.csi(image.isAlternateScreen ? "?47h" : "?47l") }
+            pen = saved.style
+            isProtected = saved.isProtected
+            resetCharacterSets(saved.characterSets)
+            for move in moves { out.csi(move) }
+            if let endsShift {
+                setAttributes(of: endsShift)
+                appendCell(endsShift.scalars, width: 1)
+            }
+            if !exact { finish() }
+            return
+        }
+        if marginEdge {
+            out.csi("?69h")
+            out.csi("1;\(edge + 1)s")
+        }
+        cup(target)
+        finish()
+        if marginEdge { out.csi("?69l") }
+    }
+
+    /// CUU, CUD, CUF and CUB that take the cursor from the saved cell to
+    /// `target` under the margins in force at the end, or nil when the
+    /// bounds those moves keep to (xterm, TermCore's `verticalBounds`,
+    /// `cursorForward`, `cursorBackward`) stop them short. `clearsWrap`: the
+    /// moves must end a pending wrap DECRC restores, even with no distance
+    /// to go.
+    func relativeMoves(from saved: SavedCursorState, to target: ScreenPosition, line: SnapshotLine?, clearsWrap: Bool)
+        -> [String]?
+    {
+        let region = image.scrollRegion
+        let margins = image.modes.leftRightMargins ? image.horizontalMargins : 0...(columns - 1)
+        var moves: [String] = []
+        let from = saved.position
+        let top = from.row >= region.lowerBound ? region.lowerBound : 0
+        let bottom = from.row <= region.upperBound ? region.upperBound : rows - 1
+        guard (top...bottom).contains(target.row) else { return nil }
+        if target.row < from.row { moves.append("\(from.row - target.row)A") }
+        if target.row > from.row { moves.append("\(target.row - from.row)B") }
+        let forwardLimit = min(
+            from.column <= margins.upperBound ? margins.upperBound : columns - 1, lastColumn(line?.size ?? .single))
+        let backwardLimit = from.column >= margins.lowerBound ? margins.lowerBound : 0
+        if target.column > from.column {
+            guard target.column <= forwardLimit else { return nil }
+            moves.append("\(target.column - from.column)C")
+        } else if target.column < from.column {
+            guard target.column >= backwardLimit else { return nil }
+            moves.append("\(from.column - target.column)D")
+        } else if moves.isEmpty && saved.pendingWrap && clearsWrap {
+            // No distance: a move that stays where it is ends the wrap.
+            if from.column >= forwardLimit {
+                moves.append("C")
+            } else if from.column <= backwardLimit {
+                moves.append("D")
+            } else {
+                moves += ["D", "C"]
+            }
+        }
+        return moves
     }
 }

@@ -32,6 +32,21 @@ final class StateEncoder {
     var pendingWrap = false
     /// False while a scroll region is set, when LF at its bottom would scroll.
     var regionIsFull = true
+    /// Mode 2027 in the shadow: cells are printed in the setting that gives
+    /// them back whole and as wide as they are (``appendCell(_:width:)``),
+    /// and the setting wanted at the end is made last.
+    var clustering = false
+    /// The scalars printed since the last byte that was not part of a print,
+    /// which ends at `runEnd` in `out`: with mode 2027 on, the next one may
+    /// join them.
+    private var run: [Unicode.Scalar] = []
+    private var runEnd = -1
+    /// True while ``drawScreen(_:historyCount:)`` runs: a spacer at the end
+    /// of a wrapped row is then made by the wrap into the next row.
+    var drawing = false
+    /// Rows a spacer made after the screen was drawn wrote a placeholder
+    /// into (``makeWrapSpacer(row:column:_:line:)``), to be written again.
+    var damagedRows: Set<Int> = []
     /// What each screen row should hold now, as far as the stream has got
     /// (rows not drawn yet are empty): a scratch row is restored from it.
     var onScreen: [SnapshotLine?] = []
@@ -61,6 +76,33 @@ final class StateEncoder {
         row = cursor.position.row
         column = cursor.position.column
         pendingWrap = cursor.pendingWrap
+        clustering = shadow.modes.graphemeClustering
+    }
+
+    /// Appends the scalars of one cell `width` columns wide. A cell printed
+    /// with mode 2027 on or off is as wide as that mode made it (VS16 widens
+    /// a cluster only with the mode on, VS15 narrows one only then, a flag or
+    /// a ZWJ sequence is one cell only then): the mode is switched when the
+    /// one in force would print the scalars otherwise, and with the mode on a
+    /// sequence in between keeps them from joining the cell printed before.
+    func appendCell(_ scalars: [Unicode.Scalar], width: Int) {
+        let off = Terminal.printedWidth(of: scalars, graphemeClustering: false) == width
+        let on = Terminal.printedWidth(of: scalars, graphemeClustering: true) == width
+        if clustering && !on && off {
+            out.csi("?2027l")
+            clustering = false
+        } else if !clustering && on && !off {
+            out.csi("?2027h")
+            clustering = true
+        }
+        if out.bytes.count != runEnd { run = [] }
+        if clustering, let first = scalars.first, Terminal.joinsCluster(first, after: run) {
+            out.csi("?2027h")  // any sequence ends the run
+            run = []
+        }
+        for scalar in scalars { out.append(scalar: scalar) }
+        run += scalars
+        runEnd = out.bytes.count
     }
 
     /// The whole stream.
@@ -72,14 +114,16 @@ final class StateEncoder {
         }
         writeTitles()
         writePalette()
-        if let directory = image.workingDirectory { out.osc("7;" + directory) }
+        if let directory = image.workingDirectory {
+            out.osc("7;" + directory)
+        }
 
         drawPrimary()
         writeSavedCursor(image.savedPrimary, lines: screenLines(alternate: false))
         writeKittyStack(image.kittyPrimary)
 
         let needsAlternate =
-            image.isAlternateScreen || image.alternate != nil || image.savedAlternate != nil
+            image.isAlternateScreen || image.alternate != nil || restorable(image.savedAlternate) != nil
             || !image.kittyAlternate.isEmpty
         if needsAlternate {
             out.csi("?47h")
@@ -128,7 +172,9 @@ final class StateEncoder {
             out.osc("0;" + title)
         } else {
             if let title, title != currentTitle { out.osc("2;" + title) }
-            if let iconName, iconName != currentIconName { out.osc("1;" + iconName) }
+            if let iconName, iconName != currentIconName {
+                out.osc("1;" + iconName)
+            }
         }
         currentTitle = title
         currentIconName = iconName
@@ -258,7 +304,7 @@ final class StateEncoder {
             column = 0
             if row < rows - 1 { row += 1 }
         }
-        for scalar in scalars { out.append(scalar: scalar) }
+        appendCell(scalars, width: width)
         if column + width > edge {
             column = edge
             pendingWrap = true

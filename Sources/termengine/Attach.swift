@@ -137,25 +137,65 @@ enum AttachCommand {
         let session = AttachSession(configuration: options.configuration)
         await session.start()
         let waitingFor = options.until.map { "a screen line matching /\($0)/" } ?? "the replay and quiet output"
+        let timeout = Timeout(description: "timed out after \(formatted(options.timeout)) s waiting for \(waitingFor)")
         do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await script(session, options) }
-                group.addTask {
-                    try await Task.sleep(for: .seconds(options.timeout))
-                    throw Timeout(
-                        description: "timed out after \(formatted(options.timeout)) s waiting for \(waitingFor)")
-                }
-                try await group.next()
-                group.cancelAll()
-            }
+            try await first(within: .seconds(options.timeout), orThrow: timeout) { try await script(session, options) }
         } catch {
-            await session.close()
+            try? await first(within: closeGrace) { await session.close() }
             throw error
         }
         if options.dump {
             print(await session.withTerminal { DumpCommand.render($0, withAttributes: false) })
         }
-        await session.close()
+        try? await first(within: closeGrace) { await session.close() }
+    }
+
+    /// How long a script waits for the detach to finish before it exits
+    /// anyway: 0.5 s (the WebSocket's close is bounded the same way, but the
+    /// session may be busy feeding a message of up to 16 MiB first).
+    static let closeGrace: Duration = .milliseconds(500)
+
+    /// Runs `body` until it ends or `limit` passes, whichever is first;
+    /// then throws `timeout` (if given). Unlike a task group, it does not
+    /// wait for a body that ignores cancellation (a send blocked on a server
+    /// that does not read): `--timeout` bounds the run, whatever the server does.
+    static func first(
+        within limit: Duration, orThrow timeout: (any Error)? = nil, _ body: @escaping @Sendable () async throws -> Void
+    ) async throws {
+        let outcome: Result<Void, any Error>? = await withCheckedContinuation { continuation in
+            let once = ResumeOnce(continuation)
+            let work = Task {
+                do {
+                    try await body()
+                    once.resume(.success(()))
+                } catch {
+                    once.resume(.failure(error))
+                }
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                work.cancel()
+                once.resume(timeout.map { .failure($0) })
+            }
+        }
+        try outcome?.get()
+    }
+
+    /// Resumes a continuation once, from whichever task gets there first.
+    final class ResumeOnce: @unchecked Sendable {
+        // Invariant behind @unchecked Sendable: `continuation` is only touched under `lock`.
+        private var continuation: CheckedContinuation<Result<Void, any Error>?, Never>?
+        private let lock = NSLock()
+
+        init(_ continuation: CheckedContinuation<Result<Void, any Error>?, Never>) { self.continuation = continuation }
+
+        func resume(_ value: Result<Void, any Error>?) {
+            lock.lock()
+            let pending = continuation
+            continuation = nil
+            lock.unlock()
+            pending?.resume(returning: value)
+        }
     }
 
     private static func script(_ session: AttachSession, _ options: Options) async throws {

@@ -96,7 +96,10 @@ enum Interactive {
 
         func statusLine(width: Int) -> String {
             var parts = [connection]
-            if let status { parts.append(status.state.rawValue + (status.detail.map { " \($0)" } ?? "")) }
+            // The detail is the server's text: sanitized before it reaches the terminal.
+            if let status {
+                parts.append(status.state.rawValue + (status.detail.map { " \(ServerText.sanitized($0))" } ?? ""))
+            }
             if let telemetry {
                 var text = [
                     telemetry.costUsd.map { String(format: "$%.2f", $0) },

@@ -5,6 +5,9 @@ import TermRender
 /// `termengine compact`: the shortest stream found that rebuilds the final
 /// state of a replay (see ``ReplayCompactor``).
 enum CompactCommand {
+    /// `--verify` feeds the stream into a fresh terminal and checks that it
+    /// rebuilds the same state and that compacting it again gives the same
+    /// bytes.
     static let usage = "termengine compact FILE --cols C --rows R [--scrollback N] [--verify] -o OUT"
 
     static func run(_ arguments: inout Arguments) throws {
@@ -28,7 +31,15 @@ enum CompactCommand {
         if verify {
             let copy = Terminal(columns: columns, rows: rows, scrollback: scrollback)
             copy.feed(compact)
-            let differences = TerminalComparison.differences(terminal, copy)
+            var differences = TerminalComparison.differences(terminal, copy)
+            // Compacting the rebuilt terminal must give the same bytes.
+            let again = ReplayCompactor.compact(copy, startColumns: columns)
+            if again != compact {
+                let at = compact.indices.first { $0 >= again.count || compact[$0] != again[$0] } ?? compact.count
+                differences.append(
+                    "compacting the rebuilt terminal gives \(again.count) bytes, not \(compact.count); they differ from byte \(at)"
+                )
+            }
             report += differences.isEmpty ? " verified" : "\n" + differences.joined(separator: "\n")
             if !differences.isEmpty {
                 FileHandle.standardError.write(Data((report + "\n").utf8))

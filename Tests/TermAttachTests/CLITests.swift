@@ -1,43 +1,14 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The `termengine sessions` and `termengine attach` commands, run as a
 /// user runs them, against the test peer.
 @Suite("termengine sessions and attach", .serialized, .timeLimit(.minutes(1)))
 struct CLITests {
-    struct Run {
-        var status: Int32
-        var output: String
-        var errors: String
-    }
-
-    /// The termengine binary built next to the test bundle.
-    static func binary() throws -> URL {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [directory, directory.deletingLastPathComponent()] {
-            let url = candidate.appendingPathComponent("termengine")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        throw TestFailure("termengine is not built next to \(directory.path): run swift build first")
-    }
-
-    static func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        try process.run()
-        // Read before waiting: a full pipe would block the child.
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-            errors: String(decoding: err, as: UTF8.self))
+    /// Runs the termengine binary built next to the test bundle.
+    static func run(_ arguments: [String]) throws -> PackageExecutable.Run {
+        try PackageExecutable("termengine").run(arguments)
     }
 
     @Test func `attach --send --until --dump prints the vtdump of the final screen`() throws {

@@ -86,4 +86,23 @@ struct CursorTests {
     @Test func restoreWithoutSaveHomesTheCursor() {
         #expect(terminal(10, 4, "\(CSI)3;3H\(ESC)8").at == [0, 0])
     }
+
+    // Expected positions below are esctest2's (bs.py, cub.py, decset.py), which real xterm 379 passes.
+
+    @Test("under reverse wraparound, BS from a pending wrap cancels it and the cursor stays in the last column")
+    func backspaceFromPendingWrapStaysUnderReverseWrap() {
+        let t = terminal(10, 3, "\(CSI)?45h\(CSI)1;9Hab\u{08}X")
+        #expect(t.screenLine(0) == "        aX")
+        let plain = terminal(10, 3, "\(CSI)1;9Hab\u{08}X")  // without 45 it moves left first
+        #expect(plain.screenLine(0) == "        Xb")
+    }
+
+    @Test("under reverse wraparound, CUB wraps to the right margin of the rows above, column by column")
+    func cursorBackwardReverseWraps() {
+        let t = terminal(10, 4, "\(CSI)1;9Habcd\(CSI)?45h\(CSI)4D")
+        #expect(t.at == [0, 8])
+        let across = terminal(10, 6, "\(CSI)?45h\(CSI)5;5H\(CSI)20D")  // 4, then 10 a row, then 6
+        #expect(across.at == [2, 4])
+        #expect(terminal(10, 4, "\(CSI)2;5H\(CSI)20D").at == [1, 0])  // without 45: stops at column 1
+    }
 }

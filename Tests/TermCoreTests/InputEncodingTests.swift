@@ -198,6 +198,22 @@ struct LegacyKeyTests {
         #expect(encoder().encode(KeyEvent(.text("日本"))) == bytes("日本"))
     }
 
+    @Test("under DECBKM the backarrow key sends BS and Control+Backspace DEL (xterm input.c)")
+    func backarrowModeSwapsBSAndDEL() {
+        #expect(key(.backspace, in: "\(CSI)?67h") == [0x08])
+        #expect(key(.backspace, .control, in: "\(CSI)?67h") == [0x7F])
+        #expect(key(.backspace, in: "\(CSI)?67h\(CSI)?67l") == [0x7F])
+    }
+
+    @Test("a keyboard locked by KAM sends nothing for any key; SM 2 then RM 2 unlocks it")
+    func keyboardActionModeLocksKeys() {
+        #expect(key(.character("a"), in: "\(CSI)2h") == [])
+        #expect(key(.enter, in: "\(CSI)2h") == [])
+        #expect(key(.up, in: "\(CSI)2h\(CSI)>1u") == [])
+        #expect(key(.character("a"), in: "\(CSI)2h\(CSI)2l") == Array("a".utf8))
+        #expect(key(.character("a"), in: "\(CSI)2h\(CSI)!p") == Array("a".utf8))  // DECSTR unlocks
+    }
+
     @Test func backspaceSendsDELAndControlBackspaceSendsBS() {
         #expect(key(.backspace) == [0x7F])
         #expect(key(.backspace, .control) == [0x08])

@@ -69,4 +69,38 @@ struct MarginsAndRectanglesTests {
         let t = terminal(6, 3, "ab\r\ncd\(CSI)1;1;2;2;1;2;4;1$v")
         #expect(t.screenLines == ["ab", "cd ab", "   cd"])
     }
+
+    // Expected screens below are esctest2's (decbi.py, decfi.py, decdc.py, nel.py), which real xterm 379 passes.
+
+    @Test("DECBI moves left, and at the left margin shifts the scroll area right, a blank column entering")
+    func backIndexScrollsAtTheLeftMargin() {
+        let rows = ["abcde", "fghij", "klmno", "pqrst", "uvwxy"].enumerated().map { "\(CSI)\($0 + 3);2H\($1)" }
+        let t = terminal(10, 8, rows.joined() + "\(CSI)?69h\(CSI)3;5s\(CSI)4;6r\(CSI)5;3H\u{1B}6")
+        #expect(t.screenLines[2...6] == [" abcde", " f ghj", " k lmo", " p qrt", " uvwxy"])
+        #expect(terminal(10, 2, "\(CSI)1;5H\u{1B}6").at == [0, 3])
+        #expect(terminal(10, 2, "x\(CSI)H\u{1B}6").screenLine(0) == " x")  // at the screen's left edge
+    }
+
+    @Test("DECFI moves right, and at the right margin shifts the scroll area left, a blank column entering")
+    func forwardIndexScrollsAtTheRightMargin() {
+        let rows = ["abcde", "fghij", "klmno", "pqrst", "uvwxy"].enumerated().map { "\(CSI)\($0 + 3);2H\($1)" }
+        let t = terminal(10, 8, rows.joined() + "\(CSI)?69h\(CSI)3;5s\(CSI)4;6r\(CSI)5;5H\u{1B}9")
+        #expect(t.screenLines[2...6] == [" abcde", " fhi j", " kmn o", " prs t", " uvwxy"])
+        #expect(terminal(10, 2, "\(CSI)1;5H\u{1B}9").at == [0, 5])
+    }
+
+    @Test("DECDC and DECIC do nothing with the cursor left of the left margin (DEC STD 070)")
+    func columnEditsNeedTheCursorInsideTheMargins() {
+        let t = terminal(10, 2, "abcdefg\r\nABCDEFG\(CSI)?69h\(CSI)2;5s\(CSI)1;1H\(CSI)10'~\(CSI)10'}\(CSI)?69l")
+        #expect(t.screenLines == ["abcdefg", "ABCDEFG"])
+    }
+
+    @Test("NEL indexes before it returns: right of the margins at the bottom margin nothing scrolls")
+    func nextLineIndexesFirst() {
+        let t = terminal(10, 8, "\(CSI)2;5r\(CSI)?69h\(CSI)2;5s\(CSI)5;3Hx\(CSI)5;6H\u{1B}E")
+        #expect(t.at == [4, 1])
+        #expect(t.cellAt(4, 2).text == "x")
+        t.feed("\(CSI)4;6H\u{1B}E")
+        #expect(t.at == [4, 1])
+    }
 }

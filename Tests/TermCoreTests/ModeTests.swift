@@ -39,10 +39,11 @@ struct ModeTests {
         #expect(terminal(10, 2, "\(CSI)?25l\(CSI)?25h").cursor.isVisible)
     }
 
-    @Test func fullResetClearsTheScreenButKeepsScrollback() {
+    @Test("RIS clears the screen and the scrollback, as xterm's full reset drops its saved lines")
+    func fullResetClearsTheScreenAndTheScrollback() {
         let t = terminal(10, 2, "\(CSI)1ma\r\nb\r\nc\(ESC)]2;t\u{07}\(ESC)c")
         #expect(t.screenLines == ["", ""])
-        #expect(t.scrollbackLines == ["a"])
+        #expect(t.scrollbackLines == [])
         #expect(t.at == [0, 0])
         #expect(t.title == nil)
         t.feed("x")
@@ -55,6 +56,25 @@ struct ModeTests {
         t.feed("\(CSI)3;1HX")
         #expect(t.screenLine(2) == "X")
         #expect(t.cellAt(2, 0).style == Style())
+    }
+
+    @Test("DECSTR turns off DECLRMM with its margins and reverse wraparound, as xterm's soft reset does")
+    func softResetDropsHorizontalMarginsAndReverseWrap() {
+        let t = terminal(20, 3, "\(CSI)?69h\(CSI)3;8s\(CSI)?45h\(CSI)!p")
+        #expect(!t.modes.leftRightMargins && !t.modes.reverseWrap)
+        #expect(t.horizontalMargins == 0...19)
+        t.feed("\(CSI)?69h" + String(repeating: "a", count: 25))
+        #expect(t.screenLines == [String(repeating: "a", count: 20), "aaaaa", ""])
+    }
+
+    @Test("XTSAVE and XTRESTORE save DEC private modes and set them back; unsaved modes stay (xtermsave.py)")
+    func xtermSaveAndRestoreModes() {
+        let t = terminal(10, 2, "\(CSI)?7;1;2004h\(CSI)?7;1;2004s\(CSI)?7;1;2004l")
+        #expect(!t.modes.autowrap && !t.modes.applicationCursorKeys && !t.modes.bracketedPaste)
+        t.feed("\(CSI)?7;2004r")
+        #expect(t.modes.autowrap && t.modes.bracketedPaste && !t.modes.applicationCursorKeys)
+        t.feed("\(CSI)?1r\(CSI)?25l\(CSI)?25r")  // 25 was never saved
+        #expect(t.modes.applicationCursorKeys && !t.cursor.isVisible)
     }
 
     @Test func titleFromOSC() {

@@ -30,7 +30,8 @@ struct ReplyTests {
     }
 
     @Test func secondaryAndTertiaryDeviceAttributes() {
-        #expect(replies("\(CSI)>c") == "\(CSI)>1;10;0c")
+        #expect(replies("\(CSI)>c") == "\(CSI)>41;379;0c")
+        #expect(replies("\(CSI)>0c") == "\(CSI)>41;379;0c")
         #expect(replies("\(CSI)=c") == "\(ESC)P!|00000000\(ESC)\\")
     }
 
@@ -41,6 +42,36 @@ struct ReplyTests {
         #expect(replies("\(CSI)5;10r\(CSI)?6h\(CSI)2;3H\(CSI)6n") == "\(CSI)2;3R")
     }
 
+    @Test("DECDSR: no locator, locator type unknown, no macros, no integrity errors, one session (VT510 manual)")
+    func decDeviceStatusReports() {
+        #expect(replies("\(CSI)?55n") == "\(CSI)?50n")
+        #expect(replies("\(CSI)?56n") == "\(CSI)?57;0n")
+        #expect(replies("\(CSI)?63;123n") == "\(ESC)P123!~0000\(ESC)\\")
+        #expect(replies("\(CSI)?75n") == "\(CSI)?70n")
+        #expect(replies("\(CSI)?85n") == "\(CSI)?83n")
+    }
+
+    @Test("DECSCL sets the conformance level: below VT300 no DECRQM, below VT400 no DECSLRM; DECRQSS reports it")
+    func conformanceLevels() {
+        #expect(replies("\(CSI)62;1\"p\(CSI)4$p\(CSI)?7$p") == "")
+        #expect(replies("\(CSI)63;1\"p\(CSI)4$p") == "\(CSI)4;2$y")
+        #expect(replies("\(CSI)63;1\"p\(ESC)P$q\"p\(ESC)\\") == "\(ESC)P1$r63;1\"p\(ESC)\\")
+        #expect(replies("\(CSI)65;1\"p\(ESC)P$q\"p\(ESC)\\") == "\(ESC)P1$r64;1\"p\(ESC)\\")  // at most VT400
+        let level3 = terminal(10, 2, "\(CSI)63;1\"p\(CSI)?69h\(CSI)5;6s\(CSI)1;5Habc")
+        #expect(level3.at == [0, 7])  // no margins: "abc" runs on past column 6
+        let level4 = terminal(10, 2, "\(CSI)64;1\"p\(CSI)?69h\(CSI)5;6s\(CSI)1;5Habc")
+        #expect(level4.at == [1, 5])
+    }
+
+    @Test("DECSCL is a hard reset that keeps the scrollback (VT510 manual; xterm's VTReset without saved lines)")
+    func conformanceLevelChangeResets() {
+        let t = terminal(10, 2, "a\r\nb\r\nc\(CSI)4h\(CSI)2;3H\u{1B}7\(CSI)61\"p")
+        #expect(t.screenLines == ["", ""])
+        #expect(t.scrollbackLines == ["a"])
+        #expect(!t.modes.insert && t.at == [0, 0])
+        #expect(t.savedCursor(alternateScreen: false) == nil)
+    }
+
     @Test func extendedCursorPosition() {
         #expect(replies("\(CSI)4;9H\(CSI)?6n") == "\(CSI)?4;9;1R")
     }
@@ -49,8 +80,31 @@ struct ReplyTests {
         #expect(replies("\(CSI)4$p") == "\(CSI)4;2$y")
         #expect(replies("\(CSI)4h\(CSI)4$p") == "\(CSI)4;1$y")
         #expect(replies("\(CSI)20h\(CSI)20$p") == "\(CSI)20;1$y")
-        #expect(replies("\(CSI)2$p") == "\(CSI)2;4$y")  // KAM: permanently reset
         #expect(replies("\(CSI)99$p") == "\(CSI)99;0$y")  // not recognised
+    }
+
+    @Test("KAM and SRM are reported as set or reset, SRM set at power-on (xterm's do_rpm)")
+    func modeReportsForKeyboardActionAndSendReceive() {
+        #expect(replies("\(CSI)2$p") == "\(CSI)2;2$y")
+        #expect(replies("\(CSI)2h\(CSI)2$p") == "\(CSI)2;1$y")
+        #expect(replies("\(CSI)12$p") == "\(CSI)12;1$y")
+        #expect(replies("\(CSI)12l\(CSI)12$p") == "\(CSI)12;2$y")
+    }
+
+    @Test("ECMA-48 modes a terminal emulator has no use for are permanently reset; CRM is reset (xterm's do_rpm)")
+    func modeReportsForUnusedANSIModes() {
+        for mode in [1, 5, 7, 10, 11, 13, 14, 15, 16, 17, 18, 19] {
+            #expect(replies("\(CSI)\(mode)$p") == "\(CSI)\(mode);4$y", "mode \(mode)")
+        }
+        #expect(replies("\(CSI)3$p") == "\(CSI)3;2$y")
+    }
+
+    @Test("DECSCLM, DECPFF, DECPEX and DECBKM can be set and reset, all reset at power-on")
+    func modeReportsForStoredDECModes() {
+        for mode in [4, 18, 19, 67] {
+            #expect(replies("\(CSI)?\(mode)$p") == "\(CSI)?\(mode);2$y", "mode \(mode)")
+            #expect(replies("\(CSI)?\(mode)h\(CSI)?\(mode)$p") == "\(CSI)?\(mode);1$y", "mode \(mode)")
+        }
     }
 
     @Test func modeReportsForDECModes() {
@@ -101,6 +155,34 @@ struct ReplyTests {
         #expect(replies("AB\(CSI)1;0;1;1;1;2*y") == "\(ESC)P1!~FF7D\(ESC)\\")
         #expect(replies("\(CSI)1mAB\(CSI)7;0;1;1;1;2*y") == "\(ESC)P7!~FE7D\(ESC)\\")
         #expect(replies("\(CSI)2;0;1;1;1;2*y") == "\(ESC)P2!~0000\(ESC)\\")
+    }
+
+    @Test("DECRQCRA counts a blank an erase wrote inside a line as a space, a never-written one as nothing (xterm 379)")
+    func rectangleChecksumOfErasedCells() {
+        // One cell at 1;3 after "abcde": a space is 0x20, negated 0xFFE0.
+        func cell(_ edit: String) -> String { replies("abcde\(edit)\(CSI)1;0;1;3;1;3*y") }
+        #expect(cell("\(CSI)1;3H\(CSI)X") == "\(ESC)P1!~FFE0\(ESC)\\")  // ECH
+        #expect(cell("\(CSI)1;3H\(CSI)1K") == "\(ESC)P1!~FFE0\(ESC)\\")  // EL 1
+        #expect(cell("\(CSI)1;3H\(CSI)1J") == "\(ESC)P1!~FFE0\(ESC)\\")  // ED 1
+        #expect(cell("\(CSI)1;3H\(CSI)@") == "\(ESC)P1!~FFE0\(ESC)\\")  // ICH
+        #expect(cell("\(CSI)1;3;1;3$z") == "\(ESC)P1!~FFE0\(ESC)\\")  // DECERA
+        #expect(cell("\(CSI)1;3H\(CSI)K") == "\(ESC)P1!~0000\(ESC)\\")  // EL 0: never written
+        #expect(cell("\(CSI)2J") == "\(ESC)P1!~0000\(ESC)\\")  // ED 2
+        #expect(cell("\(CSI)1;3H\(CSI)P") == "\(ESC)P1!~FF9C\(ESC)\\")  // DCH: "d" (0x64) moves in
+    }
+
+    @Test("DECRQCRA reads a DECSCA-protected cell by its character alone (xterm 379: esctest2's DECSED tests)")
+    func rectangleChecksumOfProtectedCells() {
+        #expect(replies("\(CSI)1\"qa\(CSI)1;0;1;1;1;1*y") == "\(ESC)P1!~FF9F\(ESC)\\")
+    }
+
+    @Test("a blank an erase wrote reads, reflows and dumps as any blank")
+    func writtenBlanksAreBlanks() {
+        let t = terminal(10, 2, "abcdefghij\(CSI)1;6H\(CSI)5X")
+        #expect(t.screenLine(0) == "abcde")
+        #expect(t.cellAt(0, 7).scalars == [] && t.cellAt(0, 7).style == Style())
+        t.resize(columns: 5, rows: 2)
+        #expect(t.screenLines == ["abcde", ""])  // the erased cells do not wrap onto a row of their own
     }
 
     @Test func paletteQueriesAndSets() {

@@ -1,4 +1,5 @@
 import TermCore
+import TestSupport
 import Testing
 
 /// Hostile titles: the sanitizer's rules are PROTOCOL.md's "Titles".
@@ -19,7 +20,7 @@ struct TitleSanitizerTests {
     }
 
     @Test func zeroWidthPaddingIsRemoved() {
-        #expect(clean("a\u{200B}b\u{200C}c\u{200D}d\u{200E}e\u{200F}f\u{2060}g\u{FEFF}h") == "abcdefgh")
+        #expect(clean("a\u{200B}b\u{200E}c\u{200F}d\u{2060}e\u{FEFF}f") == "abcdef")
     }
 
     @Test func controlsAreRemoved() {
@@ -81,5 +82,78 @@ struct TitleSanitizerTests {
         let t = terminal(10, 2, input)
         // Only the 10 newest pushes survive; popping them all leaves t20.
         #expect(t.title == "t20")
+    }
+}
+
+/// The title rule as PROTOCOL.md amends it: joiners inside clusters, the cap
+/// at a cluster boundary followed by a second trim, and a fixed point.
+@Suite("Title sanitizer: joiners, the cap and idempotence")
+struct TitleSanitizerJoinerTests {
+    func clean(_ text: String, limit: Int = TitleSanitizer.defaultLimit) -> String {
+        TitleSanitizer.sanitize(Array(text.utf8), limit: limit)
+    }
+
+    @Test("ZWJ sequences keep their joiners: a family emoji stays one cluster")
+    func zwjSequencesSurvive() {
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
+        #expect(clean("ab\(family)cd") == "ab\(family)cd")
+        #expect(clean("ab\(family)cd").count == 5)  // a, b, the family, c, d
+    }
+
+    @Test("ZWNJ between two letters stays (Persian shaping)")
+    func zwnjBetweenLettersSurvives() {
+        #expect(clean("\u{0645}\u{06CC}\u{200C}\u{062E}") == "\u{0645}\u{06CC}\u{200C}\u{062E}")
+    }
+
+    @Test("joiners with no visible character on one side are removed")
+    func strayJoinersAreRemoved() {
+        #expect(clean("\u{200D}a") == "a")
+        #expect(clean("a\u{200D}") == "a")
+        #expect(clean("a\u{200D} b") == "a b")
+        #expect(clean("a \u{200C}b") == "a b")
+        #expect(clean("a\u{200D}\u{200D}b") == "a\u{200D}b")
+        #expect(clean("\u{200D}\u{200C}") == "")
+    }
+
+    @Test("the cap never splits a ZWJ sequence")
+    func capKeepsZWJSequencesWhole() {
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"  // 5 scalars
+        let title = clean(String(repeating: "a", count: 253) + family + "z")
+        #expect(title == String(repeating: "a", count: 253))
+        #expect(clean(String(repeating: "a", count: 251) + family + "z") == String(repeating: "a", count: 251) + family)
+    }
+
+    @Test("a cut after a joiner drops that joiner's whole cluster, so the title stays the text's first clusters (fuzz)")
+    func cutAfterAJoinerDropsItsCluster() {
+        // U+FFFD ZWJ U+FFFD: the joiner extends the first U+FFFD's cluster;
+        // a cap of 4 ends inside the joined pair, after the joiner.
+        let title = clean("ab\u{FFFD}\u{200D}\u{FFFD}c", limit: 4)
+        #expect(title == "ab")
+        #expect(clean(title, limit: 4) == title)
+    }
+
+    @Test("a cut that ends after white space is trimmed again (fuzz: trailing-space-after-cut)")
+    func cutIsTrimmedAgain() {
+        #expect(clean(String(repeating: "a", count: 255) + " b") == String(repeating: "a", count: 255))
+        #expect(clean("a  b", limit: 3) == "a")
+    }
+
+    @Test("sanitizing a sanitized title gives it back, on 20,000 random titles")
+    func sanitizedTitlesAreFixedPoints() {
+        var random = SplitMix64(seed: 0x7171e)
+        let pieces: [String] = [
+            "a", "Z", " ", "\t", "\u{3000}", "\u{200D}", "\u{200C}", "\u{200B}", "\u{202E}", "\u{1B}", "\u{7F}",
+            "\u{85}", "e\u{301}", "\u{1F468}", "\u{1F3FD}", "\u{FE0F}", "\u{1F1FA}", "漢", "\u{FEFF}", "\u{0645}",
+        ]
+        for round in 0..<20_000 {
+            var text = ""
+            for _ in 0..<Int(random.next() % 24) { text += pieces[Int(random.next() % UInt64(pieces.count))] }
+            let limit = 1 + Int(random.next() % 12)
+            let once = clean(text, limit: limit)
+            #expect(clean(once, limit: limit) == once, "round \(round): \(Array(text.unicodeScalars))")
+            #expect(once.unicodeScalars.count <= limit)
+            #expect(once.unicodeScalars.first.map { !$0.properties.isWhitespace } ?? true)
+            #expect(once.unicodeScalars.last.map { !$0.properties.isWhitespace } ?? true)
+        }
     }
 }

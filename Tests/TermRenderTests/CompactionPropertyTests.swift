@@ -6,40 +6,144 @@ import Testing
 
 @Suite("Replay compaction, random streams")
 struct CompactionPropertyTests {
-    /// Random streams of every kind of sequence, hidden state included. A
-    /// few states have no way back yet (ReplayCompactor lists them: a
-    /// pending single shift or a pending wrap at a margin in a saved cursor,
-    /// a wrap spacer whose row no longer wraps); they may fail at most 1 seed
-    /// in 10, and the failing seeds are listed.
-    @Test(arguments: 0..<8)
-    func randomStreamsCompactToTheSameState(batch: Int) {
+    /// Sessions per batch: a small count by default, 12,500 (100,000 in
+    /// all) with TERMENGINE_LONG=1, or TERMENGINE_STREAMS per batch.
+    static let perBatch: Int = {
+        let environment = ProcessInfo.processInfo.environment
+        if let count = environment["TERMENGINE_STREAMS"].flatMap(Int.init) { return count }
+        return environment["TERMENGINE_LONG"] != nil ? 12_500 : 40
+    }()
+    /// Where the seeds start (TERMENGINE_FIRST_SEED), to explore further.
+    static let firstSeed = ProcessInfo.processInfo.environment["TERMENGINE_FIRST_SEED"].flatMap(Int.init) ?? 0
+
+    /// Random sessions of every kind of sequence, hidden state included, with
+    /// resizes between streams (`RandomSession`): the compacted stream
+    /// rebuilds the same terminal, and compacting that terminal again gives
+    /// the same bytes.
+    @Test(
+        "A compacted random session rebuilds the same terminal, and compacting it again gives the same bytes",
+        arguments: 0..<8)
+    func randomSessionsCompactToTheSameStateIdempotently(batch: Int) {
         var failures: [String] = []
-        for seed in (batch * 50)..<(batch * 50 + 50) {
+        var known: [String] = []
+        var executed = 0
+        let start = Self.firstSeed + batch * Self.perBatch
+        for seed in start..<(start + Self.perBatch) {
             var rng = SplitMix64(seed: UInt64(seed))
-            let columns = [10, 20, 33].randomElement(using: &rng)!
-            let rows = [3, 5, 8].randomElement(using: &rng)!
-            let input = RandomStream.anything(&rng, operations: 150, columns: columns, rows: rows)
+            let session = RandomSession.random(&rng)
+            // For a seed that traps: the last one printed.
             if ProcessInfo.processInfo.environment["TERMENGINE_TRACE_SEEDS"] != nil { print("seed", seed) }
-            let original = Terminal(columns: columns, rows: rows, scrollback: 30)
-            original.feed(input)
-            let (differences, _) = compactionDifferences(original, limit: 3)
-            if !differences.isEmpty {
-                failures.append("seed \(seed) (\(columns)x\(rows)): " + differences.joined(separator: "; "))
+            let terminal = session.replay()
+            let problems = compactionProblems(terminal)
+            executed += 1
+            guard !problems.isEmpty else { continue }
+            let line = "seed \(seed): " + problems.joined(separator: "; ")
+            if ProcessInfo.processInfo.environment["TERMENGINE_LONG"] != nil {
+                print(Self.knownEngineIssue(terminal).map { "KNOWN (\($0))" } ?? "FAIL", line.prefix(300))
+            }
+            if let issue = Self.knownEngineIssue(terminal) {
+                known.append(issue + ", " + line)
+            } else {
+                failures.append(line)
             }
         }
-        #expect(failures.count <= 5, "\(failures.count) failing seeds:\n\(failures.prefix(12).joined(separator: "\n"))")
+        if ProcessInfo.processInfo.environment["TERMENGINE_LONG"] != nil {
+            print("batch \(batch): \(executed) sessions, \(failures.count) failing, \(known.count) known engine issues")
+        }
+        #expect(failures.isEmpty, "\(failures.count) failing seeds:\n\(failures.prefix(12).joined(separator: "\n"))")
+        withKnownIssue("engine bugs being fixed in TermCore", isIntermittent: true) {
+            #expect(known.isEmpty, "\(known.count) seeds:\n\(known.prefix(5).joined(separator: "\n"))")
+        }
+    }
+
+    /// A state only an engine bug in TermCore leaves, which no stream into a
+    /// fresh terminal rebuilds (each has a known-issue test in
+    /// `CompactionEngineIssueTests`): with autowrap off a mark joins the cell
+    /// before the last column's character, which under mode 2027 makes cells
+    /// no print makes; a resize into one column leaves a blank with a wide
+    /// character's style, or an emoji VS15 narrowed, which no print makes
+    /// there.
+    static func knownEngineIssue(_ terminal: Terminal) -> String? {
+        // With autowrap off, a mark printed after a character in the last
+        // column joins the cell before it; under mode 2027 that can be a
+        // regional indicator, which no print puts into a cell of its own.
+        let history = terminal.snapshot(scrollback: 0..<terminal.scrollbackCount)
+        let lines =
+            (0..<terminal.scrollbackCount).map { history.scrollbackLine($0) }
+            + terminal.screenLines(alternateScreen: false) + terminal.screenLines(alternateScreen: true)
+        for line in lines {
+            for column in 0..<line.columnCount {
+                let cell = line.cell(column)
+                // A resize into one column leaves a blank with the style of
+                // the wide character that no longer fits; no sequence makes
+                // a blank with more than a background in one column.
+                if terminal.columns == 1 && cell.scalars.isEmpty && cell.width == .narrow
+                    && cell.style != Style(background: cell.style.background)
+                {
+                    return "a resize into one column left a styled blank"
+                }
+                // Nor an emoji narrowed by VS15 under mode 2027, whose wide
+                // base a print drops in one column.
+                if terminal.columns == 1 && cell.width == .narrow, let first = cell.scalars.first,
+                    Terminal.printedWidth(of: [first], graphemeClustering: true) == 2
+                {
+                    return "a resize into one column left a narrowed emoji"
+                }
+                guard !cell.scalars.isEmpty, cell.width == .narrow || cell.width == .wide else { continue }
+                let width = cell.width == .wide ? 2 : 1
+                if Terminal.printedWidth(of: cell.scalars, graphemeClustering: false) != width
+                    && Terminal.printedWidth(of: cell.scalars, graphemeClustering: true) != width
+                {
+                    return "a cell no print makes"
+                }
+            }
+        }
+        return nil
     }
 }
 
-/// Writes the input of one random stream to a file, for looking at a failing
-/// seed with `termengine compact --verify` (TERMENGINE_DUMP_SEED=n).
-/// A debugging aid, not a check: it runs only when the variable is set.
-@Test(.enabled(if: ProcessInfo.processInfo.environment["TERMENGINE_DUMP_SEED"] != nil))
-func dumpRandomStreamForDebugging() throws {
-    let seed = try #require(Int(ProcessInfo.processInfo.environment["TERMENGINE_DUMP_SEED"] ?? ""))
-    var rng = SplitMix64(seed: UInt64(seed))
-    let columns = [10, 20, 33].randomElement(using: &rng)!
-    let rows = [3, 5, 8].randomElement(using: &rng)!
-    let input = RandomStream.anything(&rng, operations: 150, columns: columns, rows: rows)
-    try Data(input.utf8).write(to: URL(fileURLWithPath: "/tmp/seed-\(seed)-\(columns)x\(rows).bin"))
+/// Shortens the sessions of the seeds in TERMENGINE_MINIMISE_SEEDS (commas)
+/// by leaving out steps while compaction still fails the same way (the same
+/// first problem, before its colon), and prints what is left: the start of
+/// a regression test. A debugging aid, not a check: it runs only when the
+/// variable is set.
+@Test(.enabled(if: ProcessInfo.processInfo.environment["TERMENGINE_MINIMISE_SEEDS"] != nil))
+func minimiseFailingSessionsForDebugging() throws {
+    let seeds = (ProcessInfo.processInfo.environment["TERMENGINE_MINIMISE_SEEDS"] ?? "").split(separator: ",")
+        .compactMap { Int($0) }
+    for seed in seeds {
+        var rng = SplitMix64(seed: UInt64(seed))
+        var session = RandomSession.random(&rng)
+        func kind(_ candidate: RandomSession) -> String? {
+            let terminal = candidate.replay()
+            guard CompactionPropertyTests.knownEngineIssue(terminal) == nil,
+                let first = compactionProblems(terminal).first
+            else { return nil }
+            return String(first.prefix { $0 != ":" }).replacingOccurrences(
+                of: "[0-9]+", with: "N", options: .regularExpression)
+        }
+        guard let wanted = kind(session) else {
+            print("seed \(seed) does not fail")
+            continue
+        }
+        var chunk = max(1, session.steps.count / 2)
+        while true {
+            var index = 0
+            var removed = false
+            while index < session.steps.count {
+                var candidate = session
+                candidate.steps.removeSubrange(index..<min(index + chunk, candidate.steps.count))
+                if kind(candidate) == wanted {
+                    session = candidate
+                    removed = true
+                } else {
+                    index += chunk
+                }
+            }
+            if chunk == 1 && !removed { break }
+            if !removed { chunk = max(1, chunk / 2) }
+        }
+        print("seed \(seed) minimised: \(session)")
+        print("  " + compactionProblems(session.replay(), limit: 4).joined(separator: "\n  "))
+    }
 }

@@ -8,25 +8,169 @@ import TermRender
 
 /// Sends one HTTP request; the seam that lets tests replace URLSession.
 public protocol HTTPTransport: Sendable {
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+    /// Sends `request` and returns its body and response.
+    ///
+    /// The body must be counted while it arrives: one that would exceed
+    /// `maxBodyBytes` throws ``AttachError/responseTooLarge(request:limit:)``
+    /// as soon as it does, with never more than `maxBodyBytes` kept.
+    func send(_ request: URLRequest, maxBodyBytes: Int) async throws -> (Data, HTTPURLResponse)
 }
 
-/// `URLSession` data tasks (they work on Linux, unlike its WebSocket task).
+/// `URLSession` data tasks (they work on Linux, unlike its WebSocket task),
+/// with the body streamed to a delegate that counts it: the transport of
+/// `https` on Apple platforms (see ``StreamingHTTPTransport``, the default).
+///
+/// `URLSession.data(for:)` buffers the whole body before returning, so a
+/// limit checked afterwards protects nothing: an endless body grew to
+/// 23.6 GB. Here each chunk is counted as it arrives, and the task is
+/// cancelled the moment the body would pass the limit; never more than the
+/// limit is kept. On Linux, though, swift-corelibs-foundation queues chunks
+/// for the delegate without back-pressure, so what is in flight is not
+/// bounded (601 MB peak in one run against an endless body): there use
+/// ``StreamingHTTPTransport``. The whole request also has a deadline
+/// (``AttachHTTPClient/requestTimeout``): URLRequest's timeout only bounds
+/// the silence between two chunks, so a trickled body would never end.
 public struct URLSessionHTTPTransport: HTTPTransport {
+    private let counters = Locked(HTTPTransportStatistics())
+
     public init() {}
 
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await URLSession.shared.data(for: request)
-        guard let http = response as? HTTPURLResponse else {
-            throw AttachError.badResponse("not an HTTP response from \(request.url?.absoluteString ?? "?")")
+    var statistics: HTTPTransportStatistics { counters.withLock { $0 } }
+
+    public func send(_ request: URLRequest, maxBodyBytes: Int) async throws -> (Data, HTTPURLResponse) {
+        let collector = BodyCollector(
+            limit: maxBodyBytes, name: "\(request.httpMethod ?? "GET") \(request.url?.path ?? "?")", counters: counters)
+        // A session of its own: its delegate is this request's collector.
+        let session = URLSession(configuration: .ephemeral, delegate: collector, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let task = session.dataTask(with: request)
+        let result: Result<(Data, HTTPURLResponse), any Error> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                collector.start(task, deadline: AttachHTTPClient.requestTimeout, continuation: continuation)
+            }
+        } onCancel: {
+            collector.finish(.failure(CancellationError()))
         }
-        return (data, http)
+        return try result.get()
+    }
+}
+
+/// Collects one response body under a byte limit (URLSession's delegate).
+private final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // Invariant behind @unchecked Sendable: the mutable state lives in
+    // `state` (a lock); `limit`, `name` and `counters` are constants.
+    private struct State {
+        var body = Data()
+        var response: HTTPURLResponse?
+        var task: URLSessionTask?
+        var continuation: CheckedContinuation<Result<(Data, HTTPURLResponse), any Error>, Never>?
+        var finished = false
+    }
+
+    private let limit: Int
+    private let name: String
+    private let counters: Locked<HTTPTransportStatistics>
+    private let state = Locked(State())
+
+    init(limit: Int, name: String, counters: Locked<HTTPTransportStatistics>) {
+        self.limit = limit
+        self.name = name
+        self.counters = counters
+    }
+
+    func start(
+        _ task: URLSessionTask, deadline seconds: TimeInterval,
+        continuation: CheckedContinuation<Result<(Data, HTTPURLResponse), any Error>, Never>
+    ) {
+        let alreadyFinished = state.withLock { state -> Bool in
+            if state.finished { return true }
+            state.task = task
+            state.continuation = continuation
+            return false
+        }
+        // A task cancelled before the request began ran onCancel first:
+        // finish found no continuation to resume, and a second finish
+        // returns at once. So the continuation is resumed here, or the
+        // caller would wait for ever (and the session never be invalidated).
+        if alreadyFinished {
+            continuation.resume(returning: .failure(CancellationError()))
+            return
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+            finish(.failure(AttachError.timeout(what: "the HTTP request \(name)", seconds: seconds)))
+        }
+        task.resume()
+    }
+
+    /// Ends the request once: resumes the caller, cancels the task, drops the body.
+    func finish(_ result: Result<(Data, HTTPURLResponse), any Error>) {
+        let (continuation, task) = state.withLock {
+            state -> (CheckedContinuation<Result<(Data, HTTPURLResponse), any Error>, Never>?, URLSessionTask?) in
+            if state.finished { return (nil, nil) }
+            state.finished = true
+            defer {
+                state.continuation = nil
+                state.body = Data()
+            }
+            return (state.continuation, state.task)
+        }
+        guard let continuation else { return }
+        if case .failure = result { task?.cancel() }
+        continuation.resume(returning: result)
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        // A declared length over the limit is refused before any body arrives.
+        if response.expectedContentLength > Int64(limit) {
+            completionHandler(.cancel)
+            refuse()
+            return
+        }
+        state.withLock { $0.response = response as? HTTPURLResponse }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let kept = state.withLock { state -> Int? in
+            if state.finished { return 0 }
+            guard state.body.count + data.count <= limit else { return nil }
+            state.body.append(data)
+            return state.body.count
+        }
+        guard let kept else {
+            refuse()
+            return
+        }
+        counters.withLock { $0.largestBodyKept = max($0.largestBodyKept, kept) }
+    }
+
+    private func refuse() {
+        counters.withLock { $0.refusedOverLimit += 1 }
+        finish(.failure(AttachError.responseTooLarge(request: name, limit: limit)))
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        if let error {
+            finish(.failure(error))
+            return
+        }
+        let (body, response) = state.withLock { ($0.body, $0.response) }
+        guard let response else {
+            finish(.failure(AttachError.badResponse("not an HTTP response from \(name)")))
+            return
+        }
+        finish(.success((body, response)))
     }
 }
 
 /// A session as `GET /live-sessions` lists it.
 public struct LiveSession: Equatable, Sendable {
-    /// The id as the server wrote it (a UUID v4 for every real session).
+    /// The id as the server wrote it, checked to be a UUID v4 (see
+    /// ``SessionID``) before the listing hands it out: it becomes a file name
+    /// and a URL path, so anything else (`../../x`, escapes) is skipped.
     public var id: String
     public var status: ActivityState
     public var pending: Bool
@@ -36,6 +180,15 @@ public struct LiveSession: Equatable, Sendable {
     public var rows: Int?
     public var exited: Bool
     public var cwd: String?
+}
+
+/// What `GET /live-sessions` answered: the sessions with a valid id, and
+/// how many entries were skipped for lacking one.
+public struct LiveSessionListing: Equatable, Sendable {
+    public var sessions: [LiveSession]
+    /// Entries whose id is missing or not a UUID v4 (or that are not objects):
+    /// never used as a path or in a URL. The CLI warns with this count.
+    public var skippedInvalidIDs: Int
 }
 
 /// One entry of a session's timeline (`GET /live-sessions/:id/events`).
@@ -55,9 +208,21 @@ public struct TimelineEvent: Equatable, Sendable {
 /// The server's HTTP API. Read-only GETs carry no `Origin`; mutating calls
 /// (DELETE) carry the endpoint's, as the server's guard requires.
 public struct AttachHTTPClient: Sendable {
-    /// Answers larger than this are refused (a listing is a few KiB).
+    /// Answers larger than this are refused, counted while they stream:
+    /// 16 MiB. A listing is a few KiB and a preview ~24 KB of output (up to
+    /// ~6× as JSON); 16 MiB leaves room for very many sessions or events and
+    /// keeps the CLI well under 100 MiB resident.
     public static let maxResponseBytes = 16 * 1024 * 1024
-    /// Time allowed for one request.
+    /// A preview larger than this is refused: 1 MiB. It is ~24 KB of output,
+    /// at most ~6× that as JSON (144 KB); TermRender's preview reader keeps
+    /// every key of the object, so its input stays small.
+    public static let maxPreviewBytes = 1024 * 1024
+    /// The most pixels a thumbnail may have: 2,500,000 (10 MB as RGBA; the
+    /// renderer's buffers bring a 240×100 session's run to ~70 MB peak). At
+    /// 8×13 pixels a cell that is ~24,000 cells (240×100, 300×80), larger than
+    /// real windows; a larger session is drawn with fewer pixels a cell.
+    public static let maxThumbnailPixels = 2_500_000
+    /// Time allowed for one whole request, body included: 15 s.
     public static let requestTimeout: TimeInterval = 15
 
     public let endpoint: AttachEndpoint
@@ -66,28 +231,38 @@ public struct AttachHTTPClient: Sendable {
     private let transport: any HTTPTransport
 
     public init(
-        endpoint: AttachEndpoint, origin: String? = nil, transport: any HTTPTransport = URLSessionHTTPTransport()
+        endpoint: AttachEndpoint, origin: String? = nil, transport: any HTTPTransport = StreamingHTTPTransport()
     ) {
         self.endpoint = endpoint
         self.origin = origin ?? endpoint.origin
         self.transport = transport
     }
 
-    /// `GET /live-sessions`: the sessions running on the server.
+    /// `GET /live-sessions`: the sessions running on the server whose id
+    /// is a UUID v4 (others are skipped: see ``liveSessionListing()``).
     public func liveSessions() async throws(AttachError) -> [LiveSession] {
+        try await liveSessionListing().sessions
+    }
+
+    /// `GET /live-sessions`, with the count of entries skipped because their
+    /// id is not a UUID v4 (the protocol's only form of id).
+    public func liveSessionListing() async throws(AttachError) -> LiveSessionListing {
         guard case .array(let items) = try await get("/live-sessions") else {
             throw AttachError.badResponse(
                 "GET /live-sessions did not answer a JSON array: is this a web-terminal server?")
         }
-        return items.compactMap(Self.liveSession)
+        let sessions = items.compactMap(Self.liveSession)
+        return LiveSessionListing(sessions: sessions, skippedInvalidIDs: items.count - sessions.count)
     }
 
     /// `GET /live-sessions/:id/preview`: the tail of the session's output,
     /// decoded by TermRender's tolerant reader (the cut may fall inside an
     /// escape, a UTF-8 sequence or a surrogate pair).
+    /// - Throws: ``AttachError/invalidArgument(_:)`` without a request when
+    ///   `id` is not a UUID v4.
     public func preview(id: String) async throws(AttachError) -> Preview {
-        let path = "/live-sessions/\(escaped(id))/preview"
-        let data = try await request("GET", path, origin: nil)
+        let path = "/live-sessions/\(try checked(id))/preview"
+        let data = try await request("GET", path, origin: nil, maxBytes: Self.maxPreviewBytes)
         do {
             return try Preview(json: data)
         } catch {
@@ -97,14 +272,36 @@ public struct AttachHTTPClient: Sendable {
 
     /// The session's preview drawn as a PNG thumbnail (TermRender's
     /// renderer; `.minimap` is 2×4 pixels a cell, `.full` uses the font).
+    ///
+    /// A session larger than ``maxThumbnailPixels`` allows at `size` is drawn
+    /// at the largest of `.minimap` (2×4), 1×2 and 1×1 pixels a cell that fits:
+    /// the server chooses the size (up to 1000×1000 cells, which at `.full`
+    /// took 1.26 GB and 15 s).
     public func thumbnailPNG(id: String, size: ThumbnailRenderer.Size = .full) async throws(AttachError) -> [UInt8] {
         let preview = try await preview(id: id)
-        return ThumbnailRenderer.png(preview.terminal().snapshot(), size: size)
+        let fitting = Self.thumbnailSize(size, columns: preview.columns, rows: preview.rows)
+        return ThumbnailRenderer.png(preview.terminal().snapshot(), size: fitting)
+    }
+
+    /// `requested`, or the largest smaller cell size whose picture of
+    /// `columns`×`rows` cells has at most ``maxThumbnailPixels`` pixels.
+    static func thumbnailSize(_ requested: ThumbnailRenderer.Size, columns: Int, rows: Int) -> ThumbnailRenderer.Size {
+        func pixels(_ size: ThumbnailRenderer.Size) -> Int {
+            switch size {
+            case .full: return columns * 8 * rows * 13
+            case .minimap(let width, let height): return columns * width * rows * height
+            }
+        }
+        let candidates: [ThumbnailRenderer.Size] = [
+            requested, .minimap, .minimap(cellWidth: 1, cellHeight: 2), .minimap(cellWidth: 1, cellHeight: 1),
+        ]
+        return candidates.first { pixels($0) <= maxThumbnailPixels && pixels($0) <= pixels(requested) }
+            ?? .minimap(cellWidth: 1, cellHeight: 1)
     }
 
     /// `GET /live-sessions/:id/events`; entries of unknown class are skipped.
     public func events(id: String) async throws(AttachError) -> [TimelineEvent] {
-        let path = "/live-sessions/\(escaped(id))/events"
+        let path = "/live-sessions/\(try checked(id))/events"
         guard case .array(let items) = try await get(path) else {
             throw AttachError.badResponse("GET \(path) did not answer a JSON array")
         }
@@ -120,12 +317,14 @@ public struct AttachHTTPClient: Sendable {
     /// `DELETE /live-sessions/:id` (with `Origin`): kills the session; its
     /// attached clients see their sockets close.
     public func kill(id: String) async throws(AttachError) {
-        _ = try await request("DELETE", "/live-sessions/\(escaped(id))", origin: origin)
+        _ = try await request("DELETE", "/live-sessions/\(try checked(id))", origin: origin)
     }
 
-    private func escaped(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
-            ?? id
+    /// `id` if it is a UUID v4: hex digits and dashes only, so it needs no
+    /// escaping in a path, and `../` or `%2F` can never reach a URL.
+    private func checked(_ id: String) throws(AttachError) -> String {
+        guard SessionID(id) != nil else { throw AttachError.invalidArgument("not a session id (a UUID v4)") }
+        return id
     }
 
     private func get(_ path: String) async throws(AttachError) -> JSONTree {
@@ -136,21 +335,24 @@ public struct AttachHTTPClient: Sendable {
         return tree
     }
 
-    private func request(_ method: String, _ path: String, origin: String?) async throws(AttachError) -> Data {
+    private func request(_ method: String, _ path: String, origin: String?, maxBytes: Int = maxResponseBytes)
+        async throws(AttachError) -> Data
+    {
         var request = URLRequest(url: endpoint.url(path: path), timeoutInterval: Self.requestTimeout)
         request.httpMethod = method
         if let origin { request.setValue(origin, forHTTPHeaderField: "Origin") }
         let data: Data
         let response: HTTPURLResponse
         do {
-            (data, response) = try await transport.send(request)
+            (data, response) = try await transport.send(request, maxBodyBytes: maxBytes)
         } catch let error as AttachError {
             throw error
         } catch {
             throw Self.map(error, endpoint: endpoint)
         }
-        guard data.count <= Self.maxResponseBytes else {
-            throw AttachError.badResponse("\(method) \(path) answered more than \(formatBytes(Self.maxResponseBytes))")
+        // Any transport must refuse while streaming; this catches one that did not.
+        guard data.count <= maxBytes else {
+            throw AttachError.responseTooLarge(request: "\(method) \(path)", limit: maxBytes)
         }
         guard (200..<300).contains(response.statusCode) else {
             throw AttachError.httpStatus(
@@ -228,7 +430,7 @@ enum JSONTree: Equatable {
 
 extension AttachHTTPClient {
     static func liveSession(_ item: JSONTree) -> LiveSession? {
-        guard case .object(let fields) = item, let id = fields["id"]?.string else { return nil }
+        guard case .object(let fields) = item, let id = fields["id"]?.string, SessionID(id) != nil else { return nil }
         var telemetry: Telemetry?
         if case .object(let values)? = fields["telemetry"], let at = values["at"]?.integer {
             telemetry = Telemetry(

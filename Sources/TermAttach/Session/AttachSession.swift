@@ -285,7 +285,7 @@ public actor AttachSession {
             ping = PingMonitor()
             pendingFailure = nil
             awaitingReplay = true
-            try await channel.send(text: try encode(.attach(sessionID: currentID, cwd: configuration.cwd)))
+            await sendWhileReceiving(try encode(.attach(sessionID: currentID, cwd: configuration.cwd)), on: channel)
             startPinging(channel: channel, generation: current)
             while current == generation {
                 let message = try await channel.receive()
@@ -341,7 +341,7 @@ public actor AttachSession {
             perform(machine.handle(.attached))
             eventSink.yield(.attached(id))
             // The server spawns at 80×24: tell it the real size after every attach.
-            try await channel.send(text: try encode(.resize(columns: columns, rows: rows)))
+            await sendWhileReceiving(try encode(.resize(columns: columns, rows: rows)), on: channel)
         case .output(let bytes):
             if awaitingReplay {
                 awaitingReplay = false
@@ -424,7 +424,20 @@ public actor AttachSession {
     private func forwardReplies(on channel: any MessageChannel) async throws(AttachError) {
         let bytes = replies.take()
         guard !bytes.isEmpty else { return }
-        try await channel.send(text: try encode(.input(String(decoding: bytes, as: UTF8.self))))
+        await sendWhileReceiving(try encode(.input(String(decoding: bytes, as: UTF8.self))), on: channel)
+    }
+
+    /// Sends from inside the receive loop. A failed send ends the connection
+    /// (``MessageChannel``'s contract), and `receive()` still hands over what
+    /// had arrived before it throws: so the loop goes on receiving, a replay
+    /// that came before the end is still shown, and the send's error (the
+    /// channel reports the connection's first cause) is what gets reported.
+    private func sendWhileReceiving(_ bytes: [UInt8], on channel: any MessageChannel) async {
+        do throws(AttachError) {
+            try await channel.send(text: bytes)
+        } catch {
+            if pendingFailure == nil { pendingFailure = error }
+        }
     }
 }
 

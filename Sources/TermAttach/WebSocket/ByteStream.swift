@@ -13,7 +13,8 @@ import Synchronization
 /// thread and the writer queue); `shutdown()` wakes a blocked read.
 protocol ByteStream: AnyObject, Sendable {
     /// Reads at least one byte, waiting until `deadline` (nil: no deadline).
-    /// Returns 0 at the end of the stream.
+    /// Returns 0 at the end of the stream. A deadline already passed throws
+    /// ``AttachError/timeout(what:seconds:)`` even when data is waiting.
     func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?) throws(AttachError) -> Int
     /// Writes all of `bytes` or throws; gives up at `deadline`.
     func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant) throws(AttachError)
@@ -108,6 +109,12 @@ final class TCPSocket: ByteStream {
     func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?) throws(AttachError) -> Int
     {
         while true {
+            // A passed deadline ends the read even with data queued: waitReady
+            // is consulted only when a read would block, so a server that
+            // keeps sending would never be timed out.
+            if let deadline, ContinuousClock.now >= deadline {
+                throw AttachError.timeout(what: "waiting for the server", seconds: 0)
+            }
             let count = recv(fd, buffer.baseAddress, buffer.count, 0)
             if count >= 0 { return count }
             switch errno {

@@ -45,10 +45,13 @@ struct WebSocketHandshake {
     }
 
     /// The index just past the blank line that ends the response head, if
-    /// `bytes` contains it.
-    static func endOfHead(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 3..<bytes.count
+    /// `bytes` contains it, looking from `from` on (the caller passes where
+    /// the previous search stopped, less 3 bytes, so that a head sent a byte
+    /// at a time is scanned once, not once per byte).
+    static func endOfHead(_ bytes: [UInt8], from: Int = 0) -> Int? {
+        let first = max(3, from + 3)
+        guard first < bytes.count else { return nil }
+        for index in first..<bytes.count
         where bytes[index] == 0x0A && bytes[index - 1] == 0x0D && bytes[index - 2] == 0x0A && bytes[index - 3] == 0x0D {
             return index + 1
         }

@@ -58,6 +58,10 @@
         {
             var error = [CChar](repeating: 0, count: 512)
             while true {
+                // As for TCPSocket: the deadline holds even while data flows.
+                if let deadline, ContinuousClock.now >= deadline {
+                    throw AttachError.timeout(what: "waiting for the server", seconds: 0)
+                }
                 let result = lock.withLock {
                     tls_shim_read(handle, buffer.baseAddress, buffer.count, &error, error.count)
                 }

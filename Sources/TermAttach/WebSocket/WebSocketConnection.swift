@@ -11,13 +11,49 @@ final class WebSocketConnection: MessageChannel {
     static let readChunk = 256 * 1024
     /// A write that cannot finish in this time fails the connection.
     static let writeTimeout: Duration = .seconds(10)
-    /// How long a closing handshake's close frame may take to send.
-    static let closeTimeout: Duration = .seconds(1)
+    /// How long a closing handshake's close frame may take to send: 0.5 s.
+    /// Past it the TCP connection is ended without one, so a server that
+    /// stops reading cannot hold the client (the CLI's `--timeout` promises
+    /// an exit within a second of it).
+    static let closeTimeout: Duration = .milliseconds(500)
 
     private let stream: any ByteStream
     private let queue: MessageQueue
     private let writer = DispatchQueue(label: "TermAttach.WebSocket.writer")
     private let closing = Atomic<Bool>(false)
+
+    /// What the reader and the writer did with pings (for tests and
+    /// diagnostics).
+    struct PongStatistics: Equatable {
+        var pingsReceived = 0
+        /// Pong frames written whole; a write that failed is not counted.
+        var pongsSent = 0
+        /// Pings whose pong was replaced by a later ping's before it went out.
+        var pongsSuperseded = 0
+        /// Pong writes scheduled on the writer and not yet begun, now and the
+        /// most ever: the property of §5.5.3 kept here is that a flood never
+        /// queues more than one.
+        var queuedWrites = 0
+        var peakQueuedWrites = 0
+        /// True while a pong is being written.
+        var writing = false
+        /// The payload of the last pong written whole.
+        var lastPongPayload: [UInt8] = []
+    }
+
+    /// The pong that waits for the writer, if any, and whether a write of it
+    /// is scheduled: one slot, whatever the number of pings (§5.5.3).
+    private struct PongSlot {
+        var payload: [UInt8]?
+        var scheduled = false
+        var statistics = PongStatistics()
+    }
+    private let pongs = Locked(PongSlot())
+    /// Why the reader ended the connection (the server's close, a protocol
+    /// violation, EOF), set before the stream is shut down: a send that fails
+    /// afterwards reports this cause, not the broken pipe it ran into.
+    private let endCause = Locked<AttachError?>(nil)
+    var pongStatistics: PongStatistics { pongs.withLock { $0.statistics } }
 
     /// Connects, runs TLS when the endpoint is `https`, and upgrades.
     /// Blocking: call it off the cooperative pool (see ``runBlocking(_:)``).
@@ -53,8 +89,9 @@ final class WebSocketConnection: MessageChannel {
                     }
                     throw AttachError.handshakeInvalid("the server closed the connection during the upgrade")
                 }
+                let searched = max(0, received.count - 3)
                 received += chunk[..<count]
-                if let end = WebSocketHandshake.endOfHead(received) {
+                if let end = WebSocketHandshake.endOfHead(received, from: searched) {
                     let head = Array(received[..<end])
                     var rest = Array(received[end...])
                     if !head.starts(with: Array("HTTP/1.1 101".utf8)) {
@@ -88,7 +125,8 @@ final class WebSocketConnection: MessageChannel {
         return Array(chunk[..<count])
     }
 
-    private init(stream: any ByteStream, leftover: [UInt8], messageLimit: Int) {
+    /// A connection over an upgraded `stream` (tests pass a scripted one).
+    init(stream: any ByteStream, leftover: [UInt8], messageLimit: Int) {
         self.stream = stream
         // Two whole messages may wait: the replay and what follows it.
         queue = MessageQueue(byteLimit: 2 * messageLimit)
@@ -111,29 +149,36 @@ final class WebSocketConnection: MessageChannel {
                 do throws(AttachError) {
                     count = try stream.read(into: buffer, deadline: nil)
                 } catch {
-                    queue.finish(.failure(closing.load(ordering: .relaxed) ? .closedLocally : error))
+                    let cause = endCause.withLock { $0 } ?? (closing.load(ordering: .relaxed) ? .closedLocally : error)
+                    endWith(cause)
+                    queue.finish(.failure(cause))
                     stream.shutdown()
                     return
                 }
                 if count == 0 {
-                    queue.finish(
-                        .failure(
-                            closing.load(ordering: .relaxed)
-                                ? .closedLocally
-                                : .connectionLost("the server ended the connection without a close frame")
-                        ))
+                    let cause: AttachError =
+                        endCause.withLock { $0 }
+                        ?? (closing.load(ordering: .relaxed)
+                            ? .closedLocally : .connectionLost("the server ended the connection without a close frame"))
+                    endWith(cause)
+                    queue.finish(.failure(cause))
                     stream.shutdown()
                     return
                 }
                 try parser.consume(UnsafeRawBufferPointer(rebasing: buffer[..<count]), into: &events)
             }
         } catch {
+            // What was whole before the violation in the same read (a replay
+            // just before a bad close frame) is still delivered, in order.
+            for event in events where !handle(event) { return }
+            // The consumer learns the real cause first: a local close racing
+            // with this must not turn it into "closed by this client".
+            endWith(error.error)
+            queue.finish(.failure(error.error))
             // RFC 6455 §7.1.7: fail the connection, telling the server why.
             let frame = WebSocketFrameWriter.closeFrame(
                 code: error.closeCode, reason: error.error.description, key: Self.maskKey())
-            writeNow(frame, timeout: Self.closeTimeout)
-            stream.shutdown()
-            queue.finish(.failure(error.error))
+            writeThenShutdown(frame)
         }
     }
 
@@ -146,35 +191,108 @@ final class WebSocketConnection: MessageChannel {
             return queue.push(.binary(bytes))
         case .ping(let payload):
             // §5.5.2: answer a ping with a pong carrying the same payload.
-            let frame = WebSocketFrameWriter.frame(opcode: WebSocketOpcode.pong, payload: payload, key: Self.maskKey())
-            writer.async { [self] in writeNow(frame, timeout: Self.writeTimeout) }
+            // §5.5.3: an endpoint that has not yet answered earlier pings may
+            // answer only the most recent one. So a ping replaces the pong
+            // still waiting instead of queueing another: a flood of pings
+            // costs one slot and one scheduled write, never a queue.
+            let schedule = pongs.withLock { slot -> Bool in
+                slot.statistics.pingsReceived += 1
+                if slot.payload != nil { slot.statistics.pongsSuperseded += 1 }
+                slot.payload = payload
+                if slot.scheduled { return false }
+                slot.scheduled = true
+                slot.statistics.queuedWrites += 1
+                slot.statistics.peakQueuedWrites = max(slot.statistics.peakQueuedWrites, slot.statistics.queuedWrites)
+                return true
+            }
+            if schedule { writer.async { [self] in writePendingPong() } }
             return true
         case .pong:
             return queue.push(.pong)
         case .close(let code, let reason):
             // §5.5.1: echo the close (unless this side began it), then end TCP.
+            endWith(.closedByServer(code: code, reason: reason))
+            queue.finish(.success(.closed(code: code, reason: reason)))
             if !closing.exchange(true, ordering: .relaxed) {
                 let frame = WebSocketFrameWriter.closeFrame(
                     code: code ?? WebSocketCloseCode.normal, reason: "", key: Self.maskKey())
-                writer.sync { writeNow(frame, timeout: Self.closeTimeout) }
+                writeThenShutdown(frame)
+            } else {
+                stream.shutdown()
             }
-            stream.shutdown()
-            queue.finish(.success(.closed(code: code, reason: reason)))
             return false
         }
     }
 
-    private func writeNow(_ frame: [UInt8], timeout: Duration) {
+    /// Writes `frame` on the writer's thread; true when it was written whole.
+    /// A write that fails or times out ends the connection, since a partly
+    /// written frame would leave the stream unframeable; its error is
+    /// recorded as the end's cause first (unless another came before), so
+    /// the reader reports it rather than "ended without a close frame".
+    @discardableResult
+    private func writeNow(_ frame: [UInt8], timeout: Duration) -> Bool {
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        try? stream.write(frame, deadline: deadline)
+        do throws(AttachError) {
+            try stream.write(frame, deadline: deadline)
+            return true
+        } catch {
+            endWith(closing.load(ordering: .relaxed) ? .closedLocally : error)
+            stream.shutdown()
+            return false
+        }
     }
+
+    /// Sends the pong in the slot, if one is still waiting (runs on `writer`).
+    private func writePendingPong() {
+        let payload = pongs.withLock { slot -> [UInt8]? in
+            let payload = slot.payload
+            slot.payload = nil
+            slot.scheduled = false
+            slot.statistics.queuedWrites -= 1
+            if payload != nil { slot.statistics.writing = true }
+            return payload
+        }
+        guard let payload else { return }
+        let written = writeNow(
+            WebSocketFrameWriter.frame(opcode: WebSocketOpcode.pong, payload: payload, key: Self.maskKey()),
+            timeout: Self.writeTimeout)
+        pongs.withLock { slot in
+            slot.statistics.writing = false
+            guard written else { return }
+            slot.statistics.pongsSent += 1
+            slot.statistics.lastPongPayload = payload
+        }
+    }
+
+    /// Sends a close frame through the writer, then ends the stream; ends it
+    /// after ``closeTimeout`` in any case (the writer may be stuck behind a
+    /// write to a server that does not read). Returns once the stream is
+    /// shut down.
+    private func writeThenShutdown(_ frame: [UInt8]) {
+        let done = DispatchSemaphore(value: 0)
+        writer.async { [self] in
+            writeNow(frame, timeout: Self.closeTimeout)
+            stream.shutdown()
+            done.signal()
+        }
+        if done.wait(timeout: .now() + Self.closeTimeoutInterval) == .timedOut { stream.shutdown() }
+    }
+
+    /// ``closeTimeout`` for Dispatch.
+    private static let closeTimeoutInterval = DispatchTimeInterval.milliseconds(500)
 
     private static func maskKey() -> UInt32 {
         var generator = SystemRandomNumberGenerator()
         return generator.next()
     }
 
+    /// Records the first cause of the connection's end.
+    private func endWith(_ cause: AttachError) {
+        endCause.withLock { if $0 == nil { $0 = cause } }
+    }
+
     private func sendFrame(_ frame: [UInt8]) async throws(AttachError) {
+        if let cause = endCause.withLock({ $0 }) { throw cause }
         if closing.load(ordering: .relaxed) { throw AttachError.closedLocally }
         let result: Result<Void, AttachError> = await withCheckedContinuation { continuation in
             writer.async { [self] in
@@ -183,9 +301,16 @@ final class WebSocketConnection: MessageChannel {
                     try stream.write(frame, deadline: deadline)
                     continuation.resume(returning: .success(()))
                 } catch {
-                    // After a local close a failed write is that close, not a loss.
-                    continuation.resume(
-                        returning: .failure(self.closing.load(ordering: .relaxed) ? .closedLocally : error))
+                    // After the reader ended the connection a failed write is
+                    // that end; after a local close it is that close. Else the
+                    // write's own failure ends the connection (a partial frame
+                    // cannot be taken back): the reader then drains and stops.
+                    let cause =
+                        self.endCause.withLock { $0 }
+                        ?? (self.closing.load(ordering: .relaxed) ? .closedLocally : error)
+                    self.endWith(cause)
+                    self.stream.shutdown()
+                    continuation.resume(returning: .failure(cause))
                 }
             }
         }
@@ -206,12 +331,15 @@ final class WebSocketConnection: MessageChannel {
     func close(code: UInt16, reason: String) async {
         guard !closing.exchange(true, ordering: .relaxed) else { return }
         let frame = WebSocketFrameWriter.closeFrame(code: code, reason: reason, key: Self.maskKey())
+        // Bounded by closeTimeout even when the writer is stuck: blocking a
+        // thread of its own, not one of the cooperative pool.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            writer.async { [self] in
-                writeNow(frame, timeout: Self.closeTimeout)
-                stream.shutdown()
+            let thread = Thread { [self] in
+                writeThenShutdown(frame)
                 continuation.resume()
             }
+            thread.name = "TermAttach.WebSocket.close"
+            thread.start()
         }
         queue.cancel(.closedLocally)
     }

@@ -60,6 +60,9 @@ struct WebSocketFrameParser {
     private var message: [UInt8] = []
     private var messageOpcode: UInt8?
     private var control: [UInt8] = []
+    /// Bytes written into message buffers: payload appended, plus bytes moved
+    /// when a buffer was reallocated. For tests of linear reassembly.
+    private(set) var reassemblyBytesCopied = 0
 
     init(messageLimit: Int) {
         self.messageLimit = messageLimit
@@ -83,6 +86,7 @@ struct WebSocketFrameParser {
                 control.append(contentsOf: chunk)
             } else {
                 message.append(contentsOf: chunk)
+                reassemblyBytesCopied += take
             }
             remaining -= take
             offset += take
@@ -157,7 +161,24 @@ struct WebSocketFrameParser {
                 throw WebSocketFailure(
                     closeCode: WebSocketCloseCode.messageTooBig, error: .messageTooLarge(limit: messageLimit))
             }
-            message.reserveCapacity(message.count + Int(length))
+            let needed = message.count + Int(length)
+            if needed > message.capacity {
+                // Growing by exactly what each fragment needs moves the whole
+                // message again for every fragment: quadratic (15 MiB in 1 KiB
+                // fragments took 14 s). A message in one frame reserves its
+                // length. A fragmented one grows geometrically, 4× at a time
+                // from 64 KiB, capped at the limit: reserving the whole limit
+                // on the first fragment took 16 MiB (up to 1 GiB with
+                // --max-message) of address space for any fragmented message.
+                // Each growth moves what is there; the moves add up to less
+                // than 4/3 of the message (a geometric series), so the work
+                // stays linear: 15 MiB in 1 KiB fragments moves 5.3 MiB.
+                let capacity =
+                    frameIsFinal && message.isEmpty
+                    ? needed : min(messageLimit, max(needed, Self.firstReservation, 4 * message.capacity))
+                reassemblyBytesCopied += message.count
+                message.reserveCapacity(capacity)
+            }
         }
         remaining = Int(length)
         inPayload = true
@@ -181,7 +202,9 @@ struct WebSocketFrameParser {
             }
             guard body.count >= 2 else { throw violation("a close frame with a one-byte body") }
             let code = UInt16(body[0]) << 8 | UInt16(body[1])
-            guard Self.isValidReceivedCloseCode(code) else { throw violation("close code \(code) is not allowed") }
+            guard Self.isValidReceivedCloseCode(code) else {
+                throw violation("close code \(code) is not allowed (\(Self.closeCodeRule(code)))")
+            }
             let reason = Array(body[2...])
             guard UTF8Validation.isValid(reason) else {
                 throw WebSocketFailure(
@@ -191,9 +214,15 @@ struct WebSocketFrameParser {
             events.append(.close(code: code, reason: String(decoding: reason, as: UTF8.self)))
         default:
             guard frameIsFinal, let opcode = messageOpcode else { return }
-            let complete = message
+            var complete = message
             message = []
             messageOpcode = nil
+            if complete.capacity - complete.count > max(complete.count, Self.slackKept) {
+                // A fragmented message that ended well under the limit: do not
+                // keep the limit's address space reserved while it waits.
+                complete = Self.exactCopy(complete)
+                reassemblyBytesCopied += complete.count
+            }
             if opcode == WebSocketOpcode.text {
                 guard UTF8Validation.isValid(complete) else {
                     throw WebSocketFailure(
@@ -207,11 +236,42 @@ struct WebSocketFrameParser {
         }
     }
 
+    /// The first reservation of a fragmented message: 64 KiB (then 4× at a
+    /// time, capped at the limit).
+    static let firstReservation = 64 * 1024
+
+    /// Bytes reserved for the message being reassembled (for tests).
+    var reservedBytes: Int { message.capacity }
+
+    /// A reassembled message keeps at most this much unused capacity (or its
+    /// own size, if larger) rather than being copied to its size: 64 KiB, so
+    /// small fragmented messages do not each pin the limit's address space.
+    static let slackKept = 64 * 1024
+
+    /// `bytes` in a buffer of exactly their size (`Array(bytes)` would share
+    /// the oversized buffer).
+    private static func exactCopy(_ bytes: [UInt8]) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, count in
+            _ = buffer.initialize(from: bytes)
+            count = bytes.count
+        }
+    }
+
     /// Codes a peer may send (§7.4.1, §7.4.2): 1000–1003, 1007–1014 and 3000–4999.
     static func isValidReceivedCloseCode(_ code: UInt16) -> Bool {
         switch code {
         case 1000...1003, 1007...1014, 3000...4999: return true
         default: return false
+        }
+    }
+
+    /// Why a received close code is invalid, with the RFC's section.
+    static func closeCodeRule(_ code: UInt16) -> String {
+        switch code {
+        case 0...999: return "RFC 6455 §7.4.2: codes 0–999 are not used"
+        case 1004...1006, 1015: return "RFC 6455 §7.4.1: reserved, never sent in a close frame"
+        case 1016...2999: return "RFC 6455 §7.4.2: reserved for future versions of the protocol"
+        default: return "RFC 6455 §7.4.2: not a defined close code"
         }
     }
 

@@ -11,6 +11,13 @@ public enum WireLimits {
     /// The exit code with which the server reports that a session failed to
     /// spawn: retrying cannot help.
     public static let spawnFailedExitCode = -1
+    /// The longest string a server frame may carry outside `output`'s data
+    /// (a status detail, an exit reason, a telemetry model name): 4 KiB.
+    /// They are one-line labels; a longer one makes the frame malformed
+    /// (dropped and counted), so the 1024 events a session may buffer
+    /// (``AttachSession/eventBufferLimit``) hold at most ~4 MiB of text, not
+    /// 1024 messages of 16 MiB.
+    public static let maxFieldBytes = 4096
     /// The WebSocket path on the server.
     public static let webSocketPath = "/term"
     /// Telemetry older than this (milliseconds) is shown as stale.

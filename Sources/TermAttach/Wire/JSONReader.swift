@@ -35,14 +35,23 @@ struct JSONReader {
     /// Nesting deeper than this is refused: frames are at most three levels
     /// deep, and a bound keeps recursion off attacker-controlled depth.
     static let maxDepth = 16
-    /// Members of one object or elements of one array beyond this are refused
-    /// (the largest frame has about a dozen keys).
+    /// Members of one object beyond this are refused: 4096 (the largest
+    /// frame has about a dozen keys). An array's elements are bounded by
+    /// ``maxValues`` only: PROTOCOL.md bounds neither a listing nor an
+    /// events answer, and a long session's timeline has tens of thousands.
     static let maxContainerCount = 4096
+    /// Values in one document beyond this are refused: 131,072. Depth and
+    /// container bounds alone let 16 MiB of `[0,0,…]` hold 8M values, and the
+    /// tree of them (24–40 bytes each, more once JSONTree owns strings)
+    /// would need hundreds of MiB; a frame has a dozen values, and a listing
+    /// of 1,000 sessions of 30 fields or 20,000 timeline events fits.
+    static let maxValues = 1 << 17
 
     private let base: UnsafeMutablePointer<UInt8>
     private let end: Int
     private var position = 0
     private var depth = 0
+    private var values = 0
 
     private init(base: UnsafeMutablePointer<UInt8>, count: Int) {
         self.base = base
@@ -72,6 +81,8 @@ struct JSONReader {
 
     private mutating func readValue() throws(JSONError) -> JSONValue {
         guard position < end else { throw JSONError("truncated JSON") }
+        values += 1
+        if values > Self.maxValues { throw JSONError("more than \(Self.maxValues) values") }
         switch base[position] {
         case UInt8(ascii: "{"): return try readObject()
         case UInt8(ascii: "["): return try readArray()
@@ -152,9 +163,6 @@ struct JSONReader {
         while true {
             skipWhitespace()
             elements.append(try readValue())
-            if elements.count > Self.maxContainerCount {
-                throw JSONError("more than \(Self.maxContainerCount) elements")
-            }
             skipWhitespace()
             guard position < end else { throw JSONError("truncated JSON") }
             if base[position] == UInt8(ascii: ",") {
@@ -179,12 +187,15 @@ struct JSONReader {
         } else {
             while position < end && isDigit(base[position]) { position += 1 }
         }
+        var isInteger = true
         if position < end && base[position] == UInt8(ascii: ".") {
+            isInteger = false
             position += 1
             guard position < end, isDigit(base[position]) else { throw JSONError("bad number at \(start)") }
             while position < end && isDigit(base[position]) { position += 1 }
         }
         if position < end && (base[position] | 0x20) == UInt8(ascii: "e") {
+            isInteger = false
             position += 1
             if position < end && (base[position] == UInt8(ascii: "+") || base[position] == UInt8(ascii: "-")) {
                 position += 1
@@ -193,9 +204,19 @@ struct JSONReader {
             while position < end && isDigit(base[position]) { position += 1 }
         }
         let text = String(decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw JSONError("number out of range at \(start)") }
+        // Numbers outside Int's range, of either sign, are refused: no field
+        // of the protocol comes near (milliseconds since 1970 are ~2^41), a
+        // caller converting one to Int would trap, and a double cannot tell
+        // 2^63 + 1 from 2^63. An integer literal must parse as an Int; a
+        // fraction or exponent form must be finite (1e400 is not) and under
+        // 2^63 in magnitude.
+        guard let value = Double(text), isInteger ? Int(text) != nil : value.magnitude < Self.intRangeMagnitude
+        else { throw JSONError("number out of range at \(start) (JSON numbers must fit in a 64-bit Int)") }
         return value
     }
+
+    /// 2^63: doubles at or beyond it in magnitude are outside Int's range.
+    static let intRangeMagnitude = 9_223_372_036_854_775_808.0
 
     private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 

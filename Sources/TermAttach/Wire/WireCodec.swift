@@ -127,7 +127,9 @@ public enum WireCodec {
         case output(Range<Int>)
     }
 
-    private static func object(_ buffer: UnsafeMutableBufferPointer<UInt8>) throws(WireError) -> Fields {
+    private static func object(_ buffer: UnsafeMutableBufferPointer<UInt8>, maxStringBytes: Int? = nil)
+        throws(WireError) -> Fields
+    {
         let value: JSONValue
         do {
             value = try JSONReader.read(buffer)
@@ -135,11 +137,11 @@ public enum WireCodec {
             throw WireError(.malformed, "not JSON: \(error)")
         }
         guard case .object(let members) = value else { throw WireError(.malformed, "not a JSON object") }
-        return Fields(members: members, buffer: UnsafeBufferPointer(buffer))
+        return Fields(members: members, buffer: UnsafeBufferPointer(buffer), maxStringBytes: maxStringBytes)
     }
 
     private static func interpretServer(_ buffer: UnsafeMutableBufferPointer<UInt8>) throws(WireError) -> Parsed {
-        let fields = try object(buffer)
+        let fields = try object(buffer, maxStringBytes: WireLimits.maxFieldBytes)
         let type = try fields.requiredString("type")
         switch type {
         case "attached":
@@ -157,12 +159,12 @@ public enum WireCodec {
         case "status":
             let name = try fields.requiredString("status")
             guard let state = ActivityState(rawValue: name) else {
-                throw WireError(.malformed, "status: unknown status '\(name)'")
+                throw WireError(.malformed, "status: unknown status '\(name.prefix(40))'")
             }
             var gate: GateKind?
             if let gateName = try fields.optionalString("gate") {
                 guard let kind = GateKind(rawValue: gateName) else {
-                    throw WireError(.malformed, "status: unknown gate '\(gateName)'")
+                    throw WireError(.malformed, "status: unknown gate '\(gateName.prefix(40))'")
                 }
                 gate = kind
             }
@@ -216,7 +218,7 @@ public enum WireCodec {
         case "approve":
             guard let name = try fields.optionalString("mode") else { return .approve(mode: nil) }
             guard let mode = ApproveMode(rawValue: name) else {
-                throw WireError(.malformed, "approve: unknown mode '\(name)'")
+                throw WireError(.malformed, "approve: unknown mode '\(name.prefix(40))'")
             }
             return .approve(mode: mode)
         case "reject":
@@ -231,6 +233,10 @@ public enum WireCodec {
 private struct Fields {
     let members: [JSONMember]
     let buffer: UnsafeBufferPointer<UInt8>
+    /// Strings read through ``requiredString(_:)``/``optionalString(_:)``
+    /// longer than this make the frame malformed (nil: no limit, for the
+    /// client's own frames, whose input may be a long paste).
+    let maxStringBytes: Int?
 
     func string(_ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
@@ -249,13 +255,20 @@ private struct Fields {
 
     func requiredString(_ key: StaticString) throws(WireError) -> String {
         guard case .string(let range)? = self[key] else { throw WireError(.malformed, "\(key) must be a string") }
+        return try bounded(range, key)
+    }
+
+    private func bounded(_ range: Range<Int>, _ key: StaticString) throws(WireError) -> String {
+        if let maxStringBytes, range.count > maxStringBytes {
+            throw WireError(.malformed, "\(key) is longer than \(maxStringBytes) bytes")
+        }
         return string(range)
     }
 
     func optionalString(_ key: StaticString) throws(WireError) -> String? {
         switch self[key] {
         case nil, .null?: return nil
-        case .string(let range)?: return string(range)
+        case .string(let range)?: return try bounded(range, key)
         default: throw WireError(.malformed, "\(key) must be a string")
         }
     }

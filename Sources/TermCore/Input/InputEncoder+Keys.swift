@@ -26,8 +26,10 @@ extension InputEncoder {
     /// | Shift+Tab | `CSI Z` |
     ///
     /// where `m` is 1 + Shift 1 + Alt 2 + Control 4 + Super or Meta 8.
+    /// Nothing while the program has locked the keyboard (KAM).
     /// - Complexity: O(length of the key's text).
     public func encode(_ event: KeyEvent) -> [UInt8] {
+        guard !modes.keyboardLocked else { return [] }  // KAM (ECMA-48 §7.2.10)
         if modes.kittyKeyboardFlags & 0x1F != 0 { return encodeKitty(event) }
         guard event.kind != .release else { return [] }
         let modifiers = event.modifiers.subtracting(KeyModifiers.locks)
@@ -42,9 +44,10 @@ extension InputEncoder {
             if modifiers.contains(.shift) { return Array("\u{1B}[Z".utf8) }
             return escapePrefixed([0x09], modifiers)
         case .backspace:
-            // backarrowKey sends DEL; Control toggles it to BS (input.c,
-            // IsBackarrowToggle).
-            return escapePrefixed([modifiers.contains(.control) ? 0x08 : 0x7F], modifiers)
+            // backarrowKey sends DEL, or BS under DECBKM; Control toggles
+            // it (input.c, IsBackarrowToggle).
+            let sendsBackspace = modes.backarrowSendsBackspace != modifiers.contains(.control)
+            return escapePrefixed([sendsBackspace ? 0x08 : 0x7F], modifiers)
         case .escape:
             return escapePrefixed([0x1B], modifiers)
         case .up: return cursorKey("A", modifiers)

@@ -24,12 +24,13 @@ final class TestPeer: @unchecked Sendable {
     let scheme: String
     private let output: Pipe
 
-    /// Starts `peer.py` with `arguments` (faults, TLS files …).
-    init(_ arguments: [String] = [], tls: Bool = false) throws {
+    /// Starts `peer.py` (or another server script of TestPeer/, such as
+    /// `hostile.py`) with `arguments` (faults, TLS files …).
+    init(_ arguments: [String] = [], tls: Bool = false, script: String = "peer.py") throws {
         try Self.checkPrerequisites()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
-            ["python3", Self.repositoryRoot.appendingPathComponent("TestPeer/peer.py").path, "--max-lifetime", "300"]
+            ["python3", Self.repositoryRoot.appendingPathComponent("TestPeer/\(script)").path, "--max-lifetime", "300"]
             + arguments
         output = Pipe()
         process.standardOutput = output
@@ -55,6 +56,11 @@ final class TestPeer: @unchecked Sendable {
             throw TestFailure("the test peer did not start (output: \(text)); run scripts/setup.sh")
         }
         port = found
+    }
+
+    /// TestPeer/hostile.py with one fault (see its doc string) and its options.
+    static func hostile(_ fault: String, _ arguments: [String] = []) throws -> TestPeer {
+        try TestPeer(["--fault", fault] + arguments, script: "hostile.py")
     }
 
     deinit { stop() }
