@@ -66,12 +66,10 @@ struct WebSocketHandshake {
         guard !lines.isEmpty else { throw AttachError.handshakeInvalid("an empty response") }
         let statusLine = lines.removeFirst()
         let parts = statusLine.split(separator: " ", maxSplits: 2).map(String.init)
-        // RFC 9112 §4: HTTP-version is "HTTP/" DIGIT "." DIGIT and the status
-        // code exactly 3 digits (`Int` alone took "0101" and "+101" as 101).
-        let version = Array(parts.first?.utf8 ?? "".utf8)
-        let isVersion =
-            version.count == 8 && version.starts(with: Array("HTTP/1.".utf8)) && (0x30...0x39).contains(version[7])
-        guard parts.count >= 2, isVersion, parts[1].utf8.count == 3,
+        // RFC 6455 §4.1: the answer to the upgrade is HTTP/1.1; RFC 9112 §4:
+        // the status code is exactly 3 digits (`Int` alone took "0101" and
+        // "+101" as 101, and a prefix check "HTTP/1.1garbage").
+        guard parts.count >= 2, parts[0] == "HTTP/1.1", parts[1].utf8.count == 3,
             parts[1].utf8.allSatisfy({ (0x30...0x39).contains($0) }), let status = Int(parts[1])
         else {
             throw AttachError.handshakeInvalid("not an HTTP response: '\(statusLine.prefix(80))'")
