@@ -22,9 +22,12 @@ extension HostileTests {
             HostileTests.expectResources(run)
         }
 
-        @Test("the HTTP client counts the body while it streams and never keeps more than the limit")
-        func endlessBodyLibrary() async throws {
-            let peer = try TestPeer.hostile("endless-body", ["--body-limit", "\(512 << 20)"])
+        /// Lists the sessions of a server sending an endless body (`fault`),
+        /// expects the refusal at the limit, and returns what the transport kept.
+        static func refusedEndlessListing(fault: String, bodyLimit: Int) async throws
+            -> HTTPTransportStatistics
+        {
+            let peer = try TestPeer.hostile(fault, ["--body-limit", "\(bodyLimit)"])
             defer { peer.stop() }
             let transport = StreamingHTTPTransport()
             let client = AttachHTTPClient(endpoint: peer.endpoint, transport: transport)
@@ -34,7 +37,12 @@ extension HostileTests {
             ) {
                 _ = try await client.liveSessions()
             }
-            let statistics = transport.statistics
+            return transport.statistics
+        }
+
+        @Test("the HTTP client counts the body while it streams and never keeps more than the limit")
+        func endlessBodyLibrary() async throws {
+            let statistics = try await Self.refusedEndlessListing(fault: "endless-body", bodyLimit: 512 << 20)
             #expect(statistics.largestBodyKept <= AttachHTTPClient.maxResponseBytes)
             #expect(statistics.largestBodyKept > AttachHTTPClient.maxResponseBytes / 2)
             #expect(statistics.refusedOverLimit == 1)
@@ -51,17 +59,8 @@ extension HostileTests {
 
         @Test("an endless chunked body is refused at the limit, keeping no more than it")
         func endlessChunked() async throws {
-            let peer = try TestPeer.hostile("endless-chunked", ["--body-limit", "\(256 << 20)"])
-            defer { peer.stop() }
-            let transport = StreamingHTTPTransport()
-            let client = AttachHTTPClient(endpoint: peer.endpoint, transport: transport)
-            await #expect(
-                throws: AttachError.responseTooLarge(
-                    request: "GET /live-sessions", limit: AttachHTTPClient.maxResponseBytes)
-            ) {
-                _ = try await client.liveSessions()
-            }
-            #expect(transport.statistics.largestBodyKept <= AttachHTTPClient.maxResponseBytes)
+            let statistics = try await Self.refusedEndlessListing(fault: "endless-chunked", bodyLimit: 256 << 20)
+            #expect(statistics.largestBodyKept <= AttachHTTPClient.maxResponseBytes)
         }
 
         @Test("a Content-Length over the limit is refused before any body is read")
