@@ -235,23 +235,88 @@ extension Terminal {
         return width
     }
 
-    /// With mode 2027 on, whether `next` printed straight after `run` (the
-    /// scalars printed since the last control or escape sequence) would join
-    /// the last cell instead of starting one.
-    /// - Complexity: O(run).
-    public static func joinsCluster(_ next: Unicode.Scalar, after run: [Unicode.Scalar]) -> Bool {
-        guard !run.isEmpty, next.value >= 0x80 else { return false }
-        var state: Int32 = 0
-        var last = run[0].value
-        for scalar in run.dropFirst() {
-            if scalar.value < 0x80 {
-                state = 0  // printASCII starts the state again
-            } else {
-                _ = GraphemeBreak.isBoundary(between: last, and: scalar.value, state: &state)
-            }
-            last = scalar.value
+    /// How to print `scalars` as one cell `width` columns wide when neither
+    /// setting of mode 2027 alone does (cells printed partly with the mode
+    /// on and partly off: a ZWJ sequence joined with the mode on, then a
+    /// VS15 added with it off, keeps its two columns): runs of scalars in
+    /// order, each printed with the mode on or off, in the fewest switches
+    /// starting from `clustering`. Nil when no runs make that cell.
+    ///
+    /// A scalar joins the cell with the mode off only when it is zero width
+    /// (the width stays); with the mode on also when UAX #29 continues the
+    /// cell's cluster (the width is then the cluster's, ``GraphemeBreak``).
+    /// - Complexity: O(scalars²), for the cell's few scalars.
+    public static func printRuns(of scalars: [Unicode.Scalar], width: Int, clustering: Bool)
+        -> [(clustering: Bool, count: Int)]?
+    {
+        let values = scalars.map(\.value)
+        guard let first = values.first else { return nil }
+        let firstWidth = first < 0x80 ? 1 : UnicodeWidth.width(of: first)
+        guard firstWidth > 0, width == 1 || width == 2 else { return nil }
+        // best[w][m]: the fewest switches that print the scalars so far as a
+        // cell w + 1 columns wide, the mode being on (m = 1) or off last;
+        // with the mode of each scalar, to read the runs back.
+        struct Path {
+            var switches: Int
+            var modes: [Bool]
         }
-        return !GraphemeBreak.isBoundary(between: last, and: next.value, state: &state)
+        var best: [[Path?]] = [[nil, nil], [nil, nil]]
+        for mode in [false, true] {
+            best[firstWidth - 1][mode ? 1 : 0] = Path(switches: mode == clustering ? 0 : 1, modes: [mode])
+        }
+        for index in values.indices.dropFirst() {
+            let scalar = values[index]
+            guard scalar >= 0x80 else { return nil }  // ASCII starts a cell in both modes
+            let zeroWidth = UnicodeWidth.width(of: scalar) == 0
+            let continues = GraphemeBreak.continues(values[..<index], with: scalar)
+            let clusterWidth = continues ? GraphemeBreak.width(of: Array(values[...index])) : 0
+            var next: [[Path?]] = [[nil, nil], [nil, nil]]
+            func offer(_ path: Path, width: Int, mode: Bool) {
+                let slot = next[width - 1][mode ? 1 : 0]
+                if slot == nil || path.switches < slot!.switches { next[width - 1][mode ? 1 : 0] = path }
+            }
+            for cellWidth in 1...2 {
+                for mode in [false, true] {
+                    guard let path = best[cellWidth - 1][mode ? 1 : 0] else { continue }
+                    // Off: only a zero-width scalar joins, the width stays.
+                    if zeroWidth {
+                        offer(
+                            Path(switches: path.switches + (mode ? 1 : 0), modes: path.modes + [false]),
+                            width: cellWidth, mode: false)
+                    }
+                    // On: a continued cluster takes its own width; a
+                    // zero-width scalar that does not continue it joins
+                    // as with the mode off.
+                    if continues || zeroWidth {
+                        offer(
+                            Path(switches: path.switches + (mode ? 0 : 1), modes: path.modes + [true]),
+                            width: continues ? clusterWidth : cellWidth, mode: true)
+                    }
+                }
+            }
+            best = next
+        }
+        let ends = best[width - 1].compactMap { $0 }
+        guard let path = ends.min(by: { $0.switches < $1.switches }) else { return nil }
+        var runs: [(clustering: Bool, count: Int)] = []
+        for mode in path.modes {
+            if let last = runs.last, last.clustering == mode {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append((mode, 1))
+            }
+        }
+        return runs
+    }
+
+    /// With mode 2027 on, whether `next` printed with the cursor just after
+    /// a character whose cell holds `cell` (or on it, with a wrap pending)
+    /// would join that cell instead of starting one: UAX #29 judged from
+    /// the cell's own scalars, as the engine does. ASCII never joins.
+    /// - Complexity: O(cell).
+    public static func joinsCluster(_ next: Unicode.Scalar, afterCell cell: [Unicode.Scalar]) -> Bool {
+        guard !cell.isEmpty, next.value >= 0x80 else { return false }
+        return GraphemeBreak.continues(cell.lazy.map(\.value), with: next.value)
             || UnicodeWidth.width(of: next.value) == 0
     }
 }

@@ -3,6 +3,26 @@
 // kitty and others for "DECSET 2027").
 
 extension TerminalState {
+    /// Whether `scalar` continues the cluster of the character before the
+    /// cursor (the cell `previousCharacterCell` finds), judged from that
+    /// cell's own scalars with UAX #29's rules, as Ghostty does. The screen
+    /// alone decides, not what was printed last: a scalar printed after a
+    /// cursor move joins the character it lands after, and one printed
+    /// beside an earlier cluster never joins it by way of the last scalar
+    /// printed elsewhere (with autowrap off, a second regional indicator
+    /// in the last column used to join the cell left of it). ASCII never
+    /// joins (the print paths store it directly).
+    func continuesPreviousCluster(_ scalar: UInt32) -> Bool {
+        let row = active.row(cursor.row)
+        guard let col = Self.characterColumn(at: cursor.pendingWrap ? cursor.col : cursor.col - 1, in: row) else {
+            return false
+        }
+        let cell = row[col]
+        return cell.isCluster
+            ? GraphemeBreak.continues(clusters[cell.value], with: scalar)
+            : GraphemeBreak.continues(CollectionOfOne(cell.value), with: scalar)
+    }
+
     /// Adds `scalar` to the cluster before the cursor, widening it to two
     /// cells (wrapping it whole when it no longer fits) or narrowing it to one.
     mutating func extendPreviousCluster(_ scalar: UInt32) {

@@ -33,10 +33,7 @@ extension TerminalState {
             index &+= run
             advanceCursor(from: start, by: run, edge: edge)
         }
-        let last = UInt32(base[count &- 1])
-        lastGraphic = (last, 1)
-        lastScalar = last
-        graphemeState = 0
+        lastGraphic = (UInt32(base[count &- 1]), 1)
     }
 
     /// Plain lines after a CR LF (``VTHandler/printLines(_:)``), each printed
@@ -67,12 +64,11 @@ extension TerminalState {
         let fill = eraseCell
         let cellBits = penCellBits
         let columns = self.columns
-        var lastCharacter: UInt8 = 0
         // A local copy for the loop, written back after it (8 fewer
         // instructions a line than taking from the `inout` directly).
         var taken = lines
         let cellWords = SIMD8<UInt64>(repeating: cellBits)
-        let written = active.writeLinesAtBottom(scrollFill: fill) { row, isRecycled in
+        _ = active.writeLinesAtBottom(scrollFill: fill) { row, isRecycled in
             guard isRecycled else {
                 // The cursor's row: its cells change only once the line is
                 // taken, and the line may cut a wide character in two.
@@ -82,7 +78,6 @@ extension TerminalState {
                     let start = text.baseAddress.unsafelyUnwrapped
                     Self.clearWideOverlap(row, from: 0, count: count, columns: columns)
                     Self.storeASCII(start, count: count, into: row, cellBits: cellBits)
-                    lastCharacter = start[count &- 1]
                 }
                 return count
             }
@@ -108,17 +103,10 @@ extension TerminalState {
                     Self.storeASCII(
                         start + handedOut, count: count &- handedOut, into: row + handedOut, cellBits: cellBits)
                 }
-                lastCharacter = start[count &- 1]
             }
             return count
         }
         lines = taken
-        // What the last `printASCII` leaves for grapheme clustering (mode
-        // 2027), which a later character may still read.
-        if written > 0 && lastCharacter != 0 {
-            lastScalar = UInt32(lastCharacter)
-            graphemeState = 0
-        }
     }
 
     /// One character where nothing special applies: no wrap pending, a
@@ -136,8 +124,6 @@ extension TerminalState {
         UnsafeMutableRawPointer(row + col).storeBytes(of: UInt64(byte) | penCellBits, as: UInt64.self)
         advanceCursor(from: col, by: 1, edge: edge)
         lastGraphic = (UInt32(byte), 1)
-        lastScalar = UInt32(byte)
-        graphemeState = 0
         return true
     }
 
@@ -191,17 +177,11 @@ extension TerminalState {
     /// Prints one scalar that is not ASCII: width from Unicode data; a
     /// zero-width scalar joins the previous cell.
     mutating func printScalar(_ scalar: UInt32) {
-        if modes.graphemeClustering {
-            // Mode 2027: a scalar that does not start a new cluster (UAX #29)
-            // joins the previous character, whose width may change.
-            if lastGraphic == nil { graphemeState = 0 }
-            let joins =
-                lastGraphic != nil && !GraphemeBreak.isBoundary(between: lastScalar, and: scalar, state: &graphemeState)
-            lastScalar = scalar
-            if joins {
-                extendPreviousCluster(scalar)
-                return
-            }
+        // Mode 2027: a scalar that does not start a new cluster (UAX #29)
+        // joins the previous character, whose width may change.
+        if modes.graphemeClustering && continuesPreviousCluster(scalar) {
+            extendPreviousCluster(scalar)
+            return
         }
         let width = widths.width(of: scalar)
         if width == 0 {

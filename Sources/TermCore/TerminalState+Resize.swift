@@ -165,7 +165,14 @@ extension TerminalState {
                         newCursorCol = 0
                     }
                 }
-                if width == 2 && newColumns < 2 { continue }  // cannot be shown
+                if newColumns < 2 && !fitsOneColumn(cell, width: width) {
+                    // A character that cannot be shown goes, as printing
+                    // drops it; a blank keeps its place, plain.
+                    guard cell.isBlank else { continue }
+                    row.append(.empty)
+                    column += width
+                    continue
+                }
                 row.append(cell)
                 if width == 2 {
                     var tail = Cell(scalar: 0, width: .wideTail, style: cell.styleKey)
@@ -212,7 +219,9 @@ extension TerminalState {
             let mark = isScreen ? old.mark(index - old.historyCount) : old.historyMark(index)
             var row = [Cell](repeating: .empty, count: newColumns)
             for col in 0..<width { row[col] = cells[col] }
-            if width < columns && row[width - 1].width == .wide {
+            if newColumns == 1 && !fitsOneColumn(row[0], width: row[0].width == .wide ? 2 : 1) {
+                row[0] = .empty
+            } else if width < columns && row[width - 1].width == .wide {
                 // A wide character cut at the new edge is blanked.
                 row[width - 1] = Cell.blank(style: row[width - 1].styleKey)
             } else if newColumns > columns && row[columns - 1].width == .wrapSpacer {
@@ -227,14 +236,7 @@ extension TerminalState {
             }
             physical.append((row, flags, mark))
         }
-        let offset = cursor.col + (cursor.pendingWrap ? 1 : 0)
-        if cursor.pendingWrap && offset < newColumns {
-            cursor.col = offset
-            cursor.pendingWrap = false
-        } else if cursor.col >= newColumns {
-            cursor.col = newColumns - 1
-            cursor.pendingWrap = false
-        }
+        cursor.keepColumnAfterCut(columns: newColumns)
         cursor.row += old.historyCount
         return place(physical, screenTop: old.historyCount, columns: newColumns, rows: newRows, cursor: &cursor)
     }
@@ -304,13 +306,15 @@ extension TerminalState {
         for row in 0..<newRows where row + shift < rows {
             let destination = grid.row(row)
             destination.update(from: old.readRow(row + shift), count: width)
-            // A wide character cut at the new edge is blanked.
-            if width < columns && destination[width - 1].width == .wide {
+            if newColumns == 1 && !fitsOneColumn(destination[0], width: destination[0].width == .wide ? 2 : 1) {
+                destination[0] = .empty
+            } else if width < columns && destination[width - 1].width == .wide {
+                // A wide character cut at the new edge is blanked.
                 destination[width - 1] = Cell.blank(style: destination[width - 1].styleKey)
             }
         }
         cursor.row -= shift
-        cursor.col = min(cursor.col, newColumns - 1)
+        cursor.keepColumnAfterCut(columns: newColumns)
         return grid
     }
 
@@ -323,5 +327,42 @@ extension TerminalState {
     /// that moved to the next row (that column holds no text).
     private func trailingSpacer(_ cells: UnsafePointer<Cell>) -> Int {
         cells[columns - 1].width == .wrapSpacer ? 1 : 0
+    }
+}
+
+extension TerminalState {
+    /// Whether a cell (`width` columns wide) can stay on a screen one column
+    /// wide: not a wide character, nor a cluster narrowed by VS15 whose
+    /// first scalar is wide, nor a blank with more than a background (the
+    /// half of a wide character overwritten). No print or erase makes those
+    /// there (printing drops a wide base before its selector comes), so a
+    /// resize into one column leaves a plain blank instead: no screen holds
+    /// a cell that nothing written into it could make.
+    func fitsOneColumn(_ cell: Cell, width: Int) -> Bool {
+        guard width == 1 else { return false }
+        if cell.isBlank {
+            let style = styles[cell.styleKey]
+            return style == Style(background: style.background)
+        }
+        guard cell.isCluster, let first = clusters[cell.value].first else { return true }
+        return widths.width(of: first) < 2
+    }
+}
+
+extension Cursor {
+    /// The column a cursor keeps when its rows are cut or padded to
+    /// `columns`, both screens alike: a pending wrap means "after the last
+    /// column", so on a wider screen the cursor goes to that column with no
+    /// wrap pending (a wrap pending left of the last column is a state no
+    /// print makes); on a narrower one it stops in the last column.
+    mutating func keepColumnAfterCut(columns: Int) {
+        let offset = col + (pendingWrap ? 1 : 0)
+        if pendingWrap && offset < columns {
+            col = offset
+            pendingWrap = false
+        } else if col >= columns {
+            col = columns - 1
+            pendingWrap = false
+        }
     }
 }

@@ -114,11 +114,8 @@ struct TerminalState {
     var iconName: String?
 
     /// The last graphic character printed, for REP: its content word and width.
-    /// Any other action clears it, which also ends a grapheme cluster.
+    /// Any other action clears it.
     var lastGraphic: (content: UInt32, width: Int)?
-    /// Mode 2027: the last scalar printed and utf8proc's segmentation state.
-    var lastScalar: UInt32 = 0
-    var graphemeState: Int32 = 0
 
     var counters = Terminal.Counters()
     /// Counts replacements of the grids (resizes, DECCOLM): slots and change

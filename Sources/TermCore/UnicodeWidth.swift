@@ -78,6 +78,20 @@ enum GraphemeBreak {
         utf8proc_grapheme_break_stateful(Int32(bitPattern: previous), Int32(bitPattern: next), &state)
     }
 
+    /// Whether `next` continues the cluster `scalars` (the scalars of one
+    /// cell, in order): the state is rebuilt from the cell itself, so the
+    /// answer depends on the screen alone.
+    /// - Complexity: O(scalars).
+    static func continues(_ scalars: some Collection<UInt32>, with next: UInt32) -> Bool {
+        guard var last = scalars.first else { return false }
+        var state: Int32 = 0
+        for scalar in scalars.dropFirst() {
+            _ = isBoundary(between: last, and: scalar, state: &state)
+            last = scalar
+        }
+        return !isBoundary(between: last, and: next, state: &state)
+    }
+
     /// The columns a whole cluster takes with mode 2027 (the rules Ghostty,
     /// WezTerm and kitty share): a text-presentation selector (VS15, U+FE0E)
     /// makes it narrow, an emoji-presentation selector (VS16, U+FE0F) wide, a

@@ -42,9 +42,11 @@ extension StateEncoder {
     }
 
     /// DECSC with `stored`'s contents, on the screen being drawn. Nothing
-    /// saved and the power-on state restore the same, so neither is written.
+    /// saved and the power-on state restore the same, so neither is written,
+    /// unless drawing the screen used DECSC (`printApart`).
     func writeSavedCursor(_ stored: SavedCursorState?, lines: [SnapshotLine?]) {
-        guard let saved = restorable(stored) else { return }
+        defer { savedCursorUsed = false }
+        guard let saved = restorable(stored) ?? (savedCursorUsed ? .powerOn : nil) else { return }
         sync()
         // DECRC can put the cursor past the half of a double-width row,
         // where no move reaches: the row is made single width for DECSC and
@@ -326,22 +328,39 @@ extension StateEncoder {
             // ends: the print that makes a pending wrap, or else the cell
             // left of the cursor printed again (into G2/G3 as ASCII, so the
             // same character).
-            var endsShift: CellContent?
+            var endsShift: (cell: CellContent, width: Int, column: Int)?
             if let shift = saved.characterSets.singleShift, image.characterSets.singleShift == nil {
                 guard saved.characterSets.designations[shift] == .ascii, !wrapUnmakeable else { continue }
                 if reprint == nil && !blankWrap && otherReprint == nil {
-                    let left = target.column >= 1 ? cell(line, target.column - 1) : Self.emptyCell
-                    // ASCII first: only a print through the charsets ends
-                    // a shift (marks after it join the cell again).
-                    guard left.width == .narrow, isPrintable(left), let scalar = left.scalars.first,
-                        (0x20..<0x7F).contains(scalar.value)
-                    else { continue }
-                    endsShift = left
+                    // The character left of the cursor (its left half when
+                    // wide), which a print there ends on the cursor: after
+                    // it, or on its right half in the last column with
+                    // autowrap off.
+                    var head = target.column - 1
+                    var left = head >= 0 ? cell(line, head) : Self.emptyCell
+                    if left.width == .wideTail && head >= 1 {
+                        head -= 1
+                        left = cell(line, head)
+                    }
+                    var width = left.width == .wide ? 2 : 1
+                    let endsOnCursor =
+                        head + width == target.column
+                        || (!modes.autowrap && head + 1 == target.column && target.column == edge)
+                    if !(left.width == .wide || left.width == .narrow) || !isPrintable(left) || !endsOnCursor {
+                        // In the last column with autowrap off, a print of
+                        // the cursor's own character leaves the cursor there.
+                        let own = cell(line, target.column)
+                        guard !modes.autowrap, target.column == edge, own.width == .narrow, isPrintable(own) else {
+                            continue
+                        }
+                        (left, head, width) = (own, target.column, 1)
+                    }
+                    endsShift = (left, width, head)
                 }
             }
             let exact = saved.position == position && saved.pendingWrap == cursor.pendingWrap && endsShift == nil
             var stop = target
-            if endsShift != nil { stop.column -= 1 }
+            if let endsShift { stop.column = endsShift.column }
             guard exact || !wrapUnmakeable,
                 let moves = exact
                     ? []
@@ -357,11 +376,32 @@ extension StateEncoder {
             isProtected = saved.isProtected
             resetCharacterSets(saved.characterSets)
             for move in moves { out.csi(move) }
-            if let endsShift {
-                setAttributes(of: endsShift)
-                appendCell(endsShift.scalars, width: 1)
+            if let (left, width, column) = endsShift {
+                // Only a print through the charsets ends a shift: an ASCII
+                // first scalar is that print (marks after it join the cell
+                // again); else an ASCII letter is, and the character is
+                // printed over it, as UTF-8 no charset maps.
+                setAttributes(of: left)
+                if let first = left.scalars.first, width == 1, (0x20..<0x7F).contains(first.value) {
+                    appendCell(left.scalars, width: 1)
+                } else {
+                    out.append(UInt8(ascii: "x"))
+                    if column < edge { out.csi("D") }  // in the last column with autowrap off it stays
+                    appendCell(left.scalars, width: width)
+                }
             }
             if !exact { finish() }
+            return
+        }
+        // Past the half of a double-width row (CUU, CUD, LF and VPA keep the
+        // column, CUP and CHA stop at the half): CUP to that column on a
+        // single-width row, then CUU or CUD, which keep it.
+        if !cursor.pendingWrap, target.column > lastColumn(line?.size ?? .single),
+            let start = singleWidthRow(reaching: target, lines: lines)
+        {
+            cup(ScreenPosition(row: start, column: target.column))
+            if start > target.row { out.csi("\(start - target.row)A") }
+            if start < target.row { out.csi("\(target.row - start)B") }
             return
         }
         if marginEdge {
@@ -371,6 +411,21 @@ extension StateEncoder {
         cup(target)
         finish()
         if marginEdge { out.csi("?69l") }
+    }
+
+    /// The nearest single-width row CUP can reach (inside the scroll region
+    /// under DECOM) from which CUU or CUD reach `target`'s row: they stop at
+    /// the region's margin when they start inside it (`verticalBounds`).
+    func singleWidthRow(reaching target: ScreenPosition, lines: [SnapshotLine?]) -> Int? {
+        let region = image.scrollRegion
+        let candidates = (0..<rows).filter { (lines[$0]?.size ?? .single) == .single }
+            .filter { !image.modes.origin || region.contains($0) }
+            .filter { row in
+                let top = row >= region.lowerBound ? region.lowerBound : 0
+                let bottom = row <= region.upperBound ? region.upperBound : rows - 1
+                return (top...bottom).contains(target.row)
+            }
+        return candidates.min { abs($0 - target.row) < abs($1 - target.row) }
     }
 
     /// CUU, CUD, CUF and CUB that take the cursor from the saved cell to

@@ -36,14 +36,12 @@ final class StateEncoder {
     /// them back whole and as wide as they are (``appendCell(_:width:)``),
     /// and the setting wanted at the end is made last.
     var clustering = false
-    /// The scalars printed since the last byte that was not part of a print,
-    /// which ends at `runEnd` in `out`: with mode 2027 on, the next one may
-    /// join them.
-    private var run: [Unicode.Scalar] = []
-    private var runEnd = -1
     /// True while ``drawScreen(_:historyCount:)`` runs: a spacer at the end
     /// of a wrapped row is then made by the wrap into the next row.
     var drawing = false
+    /// True once `printApart` used DECSC on the screen being drawn: its
+    /// saved cursor must then be written even when it is the power-on one.
+    var savedCursorUsed = false
     /// Rows a spacer made after the screen was drawn wrote a placeholder
     /// into (``makeWrapSpacer(row:column:_:line:)``), to be written again.
     var damagedRows: Set<Int> = []
@@ -68,10 +66,7 @@ final class StateEncoder {
     /// Feeds what was written since the last call into the shadow and takes
     /// the cursor from it.
     func sync() {
-        if fed < out.bytes.count {
-            shadow.feed(out.bytes[fed...])
-            fed = out.bytes.count
-        }
+        feedShadow()
         let cursor = shadow.cursor
         row = cursor.position.row
         column = cursor.position.column
@@ -79,30 +74,150 @@ final class StateEncoder {
         clustering = shadow.modes.graphemeClustering
     }
 
+    /// Feeds what was written since the last call into the shadow, leaving
+    /// the encoder's model as it is.
+    func feedShadow() {
+        if fed < out.bytes.count {
+            shadow.feed(out.bytes[fed...])
+            fed = out.bytes.count
+        }
+    }
+
     /// Appends the scalars of one cell `width` columns wide. A cell printed
     /// with mode 2027 on or off is as wide as that mode made it (VS16 widens
     /// a cluster only with the mode on, VS15 narrows one only then, a flag or
     /// a ZWJ sequence is one cell only then): the mode is switched when the
-    /// one in force would print the scalars otherwise, and with the mode on a
-    /// sequence in between keeps them from joining the cell printed before.
+    /// one in force would print the scalars otherwise. With the mode on, a
+    /// first scalar that would continue the character left of the cursor
+    /// (TermCore judges from that cell's scalars) is kept apart from it.
     func appendCell(_ scalars: [Unicode.Scalar], width: Int) {
+        let runs = printRuns(for: scalars, width: width)
+        setClustering(runs[0].clustering)
+        if clustering, let first = scalars.first, let left = characterLeftOfShadowCursor(),
+            Terminal.joinsCluster(first, afterCell: left.content.scalars)
+        {
+            if Terminal.printedWidth(of: scalars, graphemeClustering: false) == width {
+                // Printed with the mode off, where it joins nothing.
+                setClustering(false)
+                for scalar in scalars { out.append(scalar: scalar) }
+                return
+            }
+            if drawing && printApart({ self.append(scalars, in: runs) }, from: left) { return }
+        }
+        append(scalars, in: runs)
+    }
+
+    /// The runs of a cell's scalars with the setting of mode 2027 each is
+    /// printed with: all in the setting in force when it prints them as
+    /// the cell holds them, else all in the other, else the fewest
+    /// switches (`Terminal.printRuns`).
+    func printRuns(for scalars: [Unicode.Scalar], width: Int) -> [(clustering: Bool, count: Int)] {
         let off = Terminal.printedWidth(of: scalars, graphemeClustering: false) == width
         let on = Terminal.printedWidth(of: scalars, graphemeClustering: true) == width
-        if clustering && !on && off {
-            out.csi("?2027l")
-            clustering = false
-        } else if !clustering && on && !off {
-            out.csi("?2027h")
-            clustering = true
+        if clustering ? on : off { return [(clustering, scalars.count)] }
+        if on || off { return [(on, scalars.count)] }
+        return Terminal.printRuns(of: scalars, width: width, clustering: clustering) ?? [(clustering, scalars.count)]
+    }
+
+    /// Writes `scalars`, switching mode 2027 before each run.
+    func append(_ scalars: [Unicode.Scalar], in runs: [(clustering: Bool, count: Int)]) {
+        var index = 0
+        for run in runs {
+            setClustering(run.clustering)
+            for scalar in scalars[index..<(index + run.count)] { out.append(scalar: scalar) }
+            index += run.count
         }
-        if out.bytes.count != runEnd { run = [] }
-        if clustering, let first = scalars.first, Terminal.joinsCluster(first, after: run) {
-            out.csi("?2027h")  // any sequence ends the run
-            run = []
+    }
+
+    func setClustering(_ on: Bool) {
+        guard on != clustering else { return }
+        out.csi(on ? "?2027h" : "?2027l")
+        clustering = on
+    }
+
+    /// The character a print at the shadow's cursor would join (the
+    /// cursor's own cell under a pending wrap, else the cell left of it, the
+    /// left half of a wide one), or nil over a blank.
+    func characterLeftOfShadowCursor() -> (position: ScreenPosition, content: CellContent)? {
+        feedShadow()
+        let cursor = shadow.cursor
+        var position = cursor.position
+        if !cursor.pendingWrap { position.column -= 1 }
+        guard position.column >= 0 else { return nil }
+        var content = shadow.cell(at: position)
+        if content.width == .wideTail && position.column > 0 {
+            position.column -= 1
+            content = shadow.cell(at: position)
         }
-        for scalar in scalars { out.append(scalar: scalar) }
-        run += scalars
-        runEnd = out.bytes.count
+        return content.scalars.isEmpty ? nil : (position, content)
+    }
+
+    /// Prints a cell (`print`, mode 2027 on) where it would join `left`: `left`
+    /// is erased first (ECH; under a pending wrap a space blanked by
+    /// DECERA, which keeps the wrap), the scalars printed, and `left`
+    /// printed again between DECSC and DECRC, which bring back the cursor,
+    /// its pending wrap and the pen. Only while the screens are drawn, when
+    /// the saved cursors are still to be written. False, having written
+    /// nothing, where that cannot be done (DECOM in force).
+    func printApart(_ print: () -> Void, from left: (position: ScreenPosition, content: CellContent)) -> Bool {
+        guard !shadow.modes.origin else { return false }
+        let cursor = shadow.cursor
+        var left = left
+        if cursor.pendingWrap {
+            // The print wraps; at the bottom of the screen it scrolls the
+            // row up, and off a screen of one row, where it cannot be
+            // written again (nor is it known where a scroll region would
+            // leave it).
+            guard regionIsFull && rows > 1 else { return false }
+            let cell = "\(left.position.row + 1);\(left.position.column + 1)"
+            out.csi(cell + "H")
+            out.append(0x20)
+            out.csi(cell + ";" + cell + "$z")
+        } else {
+            erase(left)
+            out.csi("\(cursor.position.row + 1);\(cursor.position.column + 1)H")
+        }
+        print()
+        if cursor.pendingWrap && left.position.row == rows - 1 { left.position.row -= 1 }
+        let (savedPen, savedLink, savedProtection) = (pen, link, isProtected)
+        savedCursorUsed = true
+        out.esc("7")
+        reprint(left)
+        out.esc("8")
+        pen = savedPen
+        isProtected = savedProtection
+        setLink(savedLink)
+        return true
+    }
+
+    /// Erases a character's cells with ECH, the cursor then on its first.
+    private func erase(_ character: (position: ScreenPosition, content: CellContent)) {
+        out.csi("\(character.position.row + 1);\(character.position.column + 1)H")
+        out.csi(character.content.width == .wide ? "2X" : "X")
+    }
+
+    /// Prints a character erased by `printApart` again in its place. When
+    /// it would join the one left of it (that one was printed apart too),
+    /// that one is erased and printed again after it, and so on leftwards:
+    /// at most the row's width of steps.
+    private func reprint(_ character: (position: ScreenPosition, content: CellContent)) {
+        var next: (position: ScreenPosition, content: CellContent)? = character
+        while let current = next {
+            out.csi("\(current.position.row + 1);\(current.position.column + 1)H")
+            next = nil
+            let scalars = current.content.scalars
+            let runs = printRuns(for: scalars, width: current.content.width == .wide ? 2 : 1)
+            setClustering(runs[0].clustering)
+            if clustering, let first = scalars.first, let left = characterLeftOfShadowCursor(),
+                Terminal.joinsCluster(first, afterCell: left.content.scalars)
+            {
+                erase(left)
+                out.csi("\(current.position.row + 1);\(current.position.column + 1)H")
+                next = left
+            }
+            setAttributes(of: current.content)
+            append(scalars, in: runs)
+        }
     }
 
     /// The whole stream.

@@ -102,6 +102,41 @@ struct GraphemeTests {
         #expect(t.cellAt(0, 0).text == "\u{1F469}")
     }
 
+    @Test("A scalar continues the cluster of the cell before the cursor, judged from that cell, whatever came between")
+    func joinIsJudgedFromTheCellBeforeTheCursor() {
+        // Ghostty's rule: the break is computed from the previous cell's
+        // scalars, so an SGR between the indicators of a flag keeps it one
+        // cell, and a move back next to a lone indicator pairs it.
+        let sgr = terminal(10, 1, "\(CSI)?2027h\u{1F1EB}\(CSI)1m\u{1F1F7}")
+        #expect(sgr.cellAt(0, 0).text == Self.flagFR)
+        #expect(sgr.cellAt(0, 0).width == .wide)
+        let moved = terminal(10, 1, "\(CSI)?2027h\u{1F1EB}x\(CSI)2G\u{1F1F7}")
+        #expect(moved.cellAt(0, 0).text == Self.flagFR)
+        // A letter before the cursor is never continued by an indicator,
+        // whatever was printed last (UAX #29 GB999).
+        let letter = terminal(10, 1, "\(CSI)?2027ha\u{1F1EB}\(CSI)2G\u{1F1F7}")
+        #expect(letter.cellAt(0, 0).text == "a")
+        #expect(letter.cellAt(0, 1).text == "\u{1F1F7}")
+    }
+
+    @Test("A cell printed partly with mode 2027 on and partly off keeps what each part made")
+    func cellPrintedInBothModes() {
+        // On: the ZWJ sequence is one wide cluster; off: VS15 is a zero-width
+        // scalar that joins without changing the width.
+        let t = terminal(10, 1, "\(CSI)?2027h\u{1F469}\u{200D}\u{1F467}\(CSI)?2027l\u{FE0E}")
+        #expect(t.cellAt(0, 0).scalars.map(\.value) == [0x1F469, 0x200D, 0x1F467, 0xFE0E])
+        #expect(t.cellAt(0, 0).width == .wide)
+        let scalars: [Unicode.Scalar] = ["\u{1F469}", "\u{200D}", "\u{1F467}", "\u{FE0E}"]
+        // Neither mode alone prints that cell: off makes two, on narrows it.
+        #expect(Terminal.printedWidth(of: scalars, graphemeClustering: false) == nil)
+        #expect(Terminal.printedWidth(of: scalars, graphemeClustering: true) == 1)
+        let runs = Terminal.printRuns(of: scalars, width: 2, clustering: true)
+        #expect(runs?.map(\.clustering) == [true, false])
+        #expect(runs?.map(\.count) == [3, 1])
+        // Two cells' worth of scalars make no one cell.
+        #expect(Terminal.printRuns(of: ["a", "b"], width: 1, clustering: false) == nil)
+    }
+
     @Test func clusterLengthIsBounded() {
         let t = terminal(10, 1, "\(CSI)?2027he" + String(repeating: "\u{301}", count: 100))
         #expect(t.cellAt(0, 0).scalars.count == 32)

@@ -57,16 +57,8 @@ struct CompactionPropertyTests {
     }
 
     /// A state only an engine bug in TermCore leaves, which no stream into a
-    /// fresh terminal rebuilds (each has a known-issue test in
-    /// `CompactionEngineIssueTests`): with autowrap off a mark joins the cell
-    /// before the last column's character, which under mode 2027 makes cells
-    /// no print makes; a resize into one column leaves a blank with a wide
-    /// character's style, or an emoji VS15 narrowed, which no print makes
-    /// there.
+    /// fresh terminal rebuilds: a cell no print makes.
     static func knownEngineIssue(_ terminal: Terminal) -> String? {
-        // With autowrap off, a mark printed after a character in the last
-        // column joins the cell before it; under mode 2027 that can be a
-        // regional indicator, which no print puts into a cell of its own.
         let history = terminal.snapshot(scrollback: 0..<terminal.scrollbackCount)
         let lines =
             (0..<terminal.scrollbackCount).map { history.scrollbackLine($0) }
@@ -74,21 +66,6 @@ struct CompactionPropertyTests {
         for line in lines {
             for column in 0..<line.columnCount {
                 let cell = line.cell(column)
-                // A resize into one column leaves a blank with the style of
-                // the wide character that no longer fits; no sequence makes
-                // a blank with more than a background in one column.
-                if terminal.columns == 1 && cell.scalars.isEmpty && cell.width == .narrow
-                    && cell.style != Style(background: cell.style.background)
-                {
-                    return "a resize into one column left a styled blank"
-                }
-                // Nor an emoji narrowed by VS15 under mode 2027, whose wide
-                // base a print drops in one column.
-                if terminal.columns == 1 && cell.width == .narrow, let first = cell.scalars.first,
-                    Terminal.printedWidth(of: [first], graphemeClustering: true) == 2
-                {
-                    return "a resize into one column left a narrowed emoji"
-                }
                 guard !cell.scalars.isEmpty, cell.width == .narrow || cell.width == .wide else { continue }
                 let width = cell.width == .wide ? 2 : 1
                 if Terminal.printedWidth(of: cell.scalars, graphemeClustering: false) != width

@@ -161,14 +161,42 @@ extension CompactionRegressionTests {
         // VS15 with 2027 on narrows an emoji; off, it stays wide.
         ("\u{1B}[?2027h😀\u{FE0E}\u{1B}[?2027l😀\u{FE0E}", [.narrow, .wide, .wideTail]),
         // Two regional indicators printed apart (2027 off) stay two cells
-        // when the mode is on at the end; the next two are one flag.
-        ("🇫🇷\u{1B}[?2027h🇫🇷", [.narrow, .narrow, .wide, .wideTail]),
+        // when the mode is on at the end.
+        ("🇫🇷\u{1B}[?2027h", [.narrow, .narrow]),
+        // With the mode on, the next indicator continues the lone one left
+        // of it (UAX #29 GB12, judged from that cell, as Ghostty does): the
+        // second cell becomes a flag, and the fourth indicator is a cell of
+        // its own; compaction must print the flag apart from the first cell.
+        ("🇫🇷\u{1B}[?2027h🇫🇷", [.narrow, .wide, .wideTail, .narrow]),
+        // A ZWJ sequence joined with the mode on, VS15 added with it off:
+        // wide, which neither mode alone prints.
+        ("\u{1B}[?2027h👩\u{200D}👧\u{1B}[?2027l\u{FE0E}", [.wide, .wideTail]),
         // A keycap and a skin tone, with the mode on, then off, then on.
         (
             "\u{1B}[?2027h1\u{FE0F}\u{20E3}\u{1B}[?2027l👍\u{1F3FD}\u{1B}[?2027h",
             [.wide, .wideTail, .wide, .wideTail, .wide]
         ),
     ]
+
+    @Test(
+        "A flag printed apart from a lone regional indicator before it comes back apart",
+        arguments: [
+            // In the same row: the flag was printed first, the lone
+            // indicator (mode off) moved in after.
+            "\u{1B}[?2027h\u{1B}[5G🇫🇷\u{1B}[?2027l\u{1B}[4G🇫\u{1B}[?2027h",
+            // Across a soft wrap: the indicator ends the wrapped row, the
+            // flag starts the next (a print there with the wrap pending
+            // would join the indicator and move with it).
+            "\u{1B}[20G🇫x\u{1B}[?2027h\u{1B}[2H🇫🇷",
+            // Lower, below lines of scrollback: drawn at the bottom, where
+            // that print scrolls.
+            "a\r\nb\r\nc\r\nd\r\ne\r\n\u{1B}[3;20H🇫x\u{1B}[?2027h\u{1B}[4H🇫🇷",
+        ])
+    func flagBesideALoneIndicator(input: String) {
+        let original = fed(20, 4, input)
+        #expect(original.modes.graphemeClustering)
+        #expect(compactionProblems(original).isEmpty)
+    }
 
     @Test(
         "Cells printed with mode 2027 on or off keep their width and cluster through compaction, whatever the mode at the end",
@@ -299,6 +327,19 @@ extension CompactionRegressionTests {
             // character: the wide placeholder that waited in the last two
             // columns cut the character.
             ("blank after a wide character at a wrap", (20, 5), "\u{1B}[41;37m😀\u{1B}[0Jx y👍🏽", (10, 3), ""),
+            // A pending wrap in the only column of the alternate screen
+            // stayed pending left of the last column once wider.
+            ("pending wrap of one column, widened, alternate", (1, 1), "\u{1B}[?47h ", (7, 3), "\u{1B}[?1048h\r\n"),
+            // DECRC above the region under DECOM with a single shift saved:
+            // the print that ends the shift was only ever ASCII; here the
+            // cell left of the cursor is DEC graphics, a wide character, or
+            // (autowrap off, last column) the cursor's own.
+            ("single shift ended over DEC graphics", (33, 8), "\u{1B}(0\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[7r\u{1B}8qrs", nil, ""),
+            ("single shift ended over a wide character", (33, 8), "\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[7r\u{1B}8 漢字", nil, ""),
+            (
+                "single shift ended in the last column, autowrap off", (10, 3), "\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[u",
+                (33, 8), "\u{1B}[3;7r\u{1B}[?7l\u{1B}8abcdefghijabcdefghijabcdefghij👩\u{200D}👧hello"
+            ),
         ]
 
     @Test(
@@ -339,11 +380,21 @@ struct CompactionEngineIssueTests {
             #expect(terminal.cell(at: ScreenPosition(row: 0, column: 19)).scalars == ["e", "\u{301}"])
             #expect(terminal.cell(at: ScreenPosition(row: 0, column: 18)).scalars == ["s"])
         }
-        // Under mode 2027 the joined scalar can be a regional indicator:
-        // "i" and U+1F1F7 in one narrow cell, which no print makes.
+    }
+
+    @Test("With autowrap off, a regional indicator after one in the last column does not join the letter left of it")
+    func regionalIndicatorAfterTheLastColumnWithoutAutowrap() {
+        // The first indicator replaces "j" in the last column, where the
+        // cursor stays. Mode 2027 judges a join from the cell the scalar
+        // would join ("i", left of the cursor): a letter and a regional
+        // indicator are apart (UAX #29 GB999), so the second indicator
+        // replaces the first. It used to join "i" by way of the indicator
+        // printed last, making a cell no print makes.
         let flag = Terminal(columns: 20, rows: 2, scrollback: 0)
         flag.feed("\u{1B}[?7l\u{1B}[?2027habcdefghijabcdefghij🇫🇷")
-        withKnownIssue("the flag's second half joins the cell before") { #expect(compactionProblems(flag).isEmpty) }
+        #expect(flag.cell(at: ScreenPosition(row: 0, column: 18)).scalars == ["i"])
+        #expect(flag.cell(at: ScreenPosition(row: 0, column: 19)).scalars == ["\u{1F1F7}"])
+        #expect(compactionProblems(flag).isEmpty)
     }
 
     @Test("A resize moves or clamps the primary's saved cursor, pending wrap included, as it does the cursor")
@@ -361,18 +412,34 @@ struct CompactionEngineIssueTests {
 }
 
 extension CompactionEngineIssueTests {
-    @Test("A resize into one column drops a wide character as printing does, leaving an erase blank")
-    func reflowIntoOneColumnLeavesAStyledBlank() {
-        // Printing a wide character in one column stores nothing; the resize
-        // keeps a blank with the character's foreground, which no sequence
-        // can make in one column.
+    @Test(
+        "A resize into one column drops what no print there makes, leaving a plain blank",
+        arguments: [
+            // A wide character on the alternate screen (cut, not reflowed).
+            "\u{1B}[?1047h\u{1B}[32m👩\u{200D}👧",
+            // An emoji VS15 narrowed under mode 2027, on either screen.
+            "\u{1B}[?2027h😀\u{FE0E}",
+            "\u{1B}[?1047h\u{1B}[?2027h😀\u{FE0E}",
+            // The left half of a wide character whose right half a narrow
+            // one overwrote keeps the character's style (clearWideOverlap).
+            "\u{1B}[31m漢\u{1B}[m\u{8}x",
+            "\u{1B}[?1047h\u{1B}[31m漢\u{1B}[m\u{8}x",
+        ])
+    func resizeIntoOneColumnLeavesOnlyWhatPrintingMakes(input: String) {
+        // Printing a wide character in one column stores nothing (its VS15
+        // never comes to a base), and nothing overwrites half of one there:
+        // the resize leaves what printing would, a blank with no style.
         let terminal = Terminal(columns: 20, rows: 5, scrollback: 30)
-        terminal.feed("\u{1B}[?1047h\u{1B}[32m👩\u{200D}👧")
+        terminal.feed(input)
         terminal.resize(columns: 1, rows: 1)
-        withKnownIssue("the resize keeps the style of a character that does not fit (TerminalState+Resize.swift)") {
-            let cell = terminal.cell(at: ScreenPosition(row: 0, column: 0))
-            #expect(cell.style == Style(background: cell.style.background))
-            #expect(compactionProblems(terminal).isEmpty)
+        let cells = (0..<terminal.scrollbackCount).map {
+            terminal.snapshot(scrollback: 0..<terminal.scrollbackCount).scrollbackLine($0).cell(0)
+        } + [terminal.cell(at: ScreenPosition(row: 0, column: 0))]
+        for cell in cells {
+            #expect(cell.width == .narrow)
+            #expect(cell.scalars.isEmpty || cell.scalars == ["x"])
+            if cell.scalars.isEmpty { #expect(cell.style == Style()) }
         }
+        #expect(compactionProblems(terminal).isEmpty)
     }
 }
