@@ -334,8 +334,14 @@ extension CompactionRegressionTests {
             // the print that ends the shift was only ever ASCII; here the
             // cell left of the cursor is DEC graphics, a wide character, or
             // (autowrap off, last column) the cursor's own.
-            ("single shift ended over DEC graphics", (33, 8), "\u{1B}(0\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[7r\u{1B}8qrs", nil, ""),
-            ("single shift ended over a wide character", (33, 8), "\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[7r\u{1B}8 漢字", nil, ""),
+            (
+                "single shift ended over DEC graphics", (33, 8), "\u{1B}(0\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[7r\u{1B}8qrs",
+                nil, ""
+            ),
+            (
+                "single shift ended over a wide character", (33, 8), "\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[7r\u{1B}8 漢字",
+                nil, ""
+            ),
             (
                 "single shift ended in the last column, autowrap off", (10, 3), "\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[u",
                 (33, 8), "\u{1B}[3;7r\u{1B}[?7l\u{1B}8abcdefghijabcdefghijabcdefghij👩\u{200D}👧hello"
@@ -432,9 +438,10 @@ extension CompactionEngineIssueTests {
         let terminal = Terminal(columns: 20, rows: 5, scrollback: 30)
         terminal.feed(input)
         terminal.resize(columns: 1, rows: 1)
-        let cells = (0..<terminal.scrollbackCount).map {
-            terminal.snapshot(scrollback: 0..<terminal.scrollbackCount).scrollbackLine($0).cell(0)
-        } + [terminal.cell(at: ScreenPosition(row: 0, column: 0))]
+        let cells =
+            (0..<terminal.scrollbackCount).map {
+                terminal.snapshot(scrollback: 0..<terminal.scrollbackCount).scrollbackLine($0).cell(0)
+            } + [terminal.cell(at: ScreenPosition(row: 0, column: 0))]
         for cell in cells {
             #expect(cell.width == .narrow)
             #expect(cell.scalars.isEmpty || cell.scalars == ["x"])
