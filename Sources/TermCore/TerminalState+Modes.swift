@@ -248,6 +248,8 @@ extension TerminalState {
         title = nil
         iconName = nil
         lastGraphic = nil
+        // The special colours (OSC 5) return to their resource values.
+        palette.specialColors = Palette.xterm.specialColors
         for row in 0..<rows { active.clearRow(row, with: eraseCell) }
         for row in 0..<rows { inactive.clearRow(row, with: eraseCell) }
         cursor = Cursor()
