@@ -186,7 +186,9 @@ extension TerminalState {
     /// their defaults; the screen and the cursor position stay. Beyond the
     /// VT510's list (DECTCEM, IRM, DECOM, DECAWM, KAM, DECCKM, DECNKM,
     /// margins), xterm's soft reset also turns off DECLRMM with its margins
-    /// and reverse wraparound (45).
+    /// and reverse wraparound (45). New characters are no longer protected
+    /// (DECSCA and SPA alike); the protection mode stays, so the cells
+    /// already protected stay protected from the erases they were.
     mutating func softReset() {
         modes.cursorVisible = true
         modes.insert = false
@@ -235,6 +237,7 @@ extension TerminalState {
         charsets = CharsetState()
         setPen(Style())
         protectedPen = false
+        protectionMode = .off
         scrollTop = 0
         scrollBottom = rows - 1
         // DECLRMM is off again (`TerminalModes()`), and the margins it set go
