@@ -132,6 +132,22 @@ extension StateEncoder {
         }
     }
 
+    /// The pen's protection and the protection mode, after every cell: the
+    /// DECSCA the protected cells were printed with made the mode DEC, and
+    /// only SPA makes it ISO (the mode decides which erases keep them).
+    func writeProtection() {
+        switch image.protectionMode {
+        case .off:
+            setProtected(image.penProtected)
+        case .dec:
+            out.csi(image.penProtected ? "1\"q" : "0\"q")
+        case .iso:
+            out.esc("V")  // SPA
+            if !image.penProtected { out.esc("W") }  // EPA
+        }
+        isProtected = image.penProtected
+    }
+
     /// Margins, modes, cursor, pen, link, protection, character sets, and
     /// the modes that would change how the stream above is read.
     func writeLiveState() {
@@ -191,7 +207,7 @@ extension StateEncoder {
         writeCursor()
         setPen(image.pen)
         setLink(image.penLink)
-        setProtected(image.penProtected)
+        writeProtection()
         writeCharacterSets(image.characterSets, withSingleShift: true)
         // Cells were printed in the mode 2027 setting each needed (the
         // cursor's pending wrap too): the one wanted comes last.
