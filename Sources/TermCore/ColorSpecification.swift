@@ -14,8 +14,10 @@ import Foundation
 ///   (``XcmsColorSpaces``, ``XcmsGamut``, ``XcmsScreen``).
 ///
 /// The whole specification is case-insensitive (Xlib lowercases it first).
-/// The screen keeps the top 8 bits of each 16-bit channel, and reports a
-/// colour as that byte twice (`rgb:8080/…`), so a colour is kept as ``RGB``.
+/// On a 24-bit TrueColor visual xterm keeps the top 8 bits of each 16-bit
+/// channel (its `AllocOneColor` shifts the channel right by 16 − 8, a
+/// truncation, not a rounding: `rgb:7fff/…` is `7f7f`) and reports a colour
+/// as that byte twice (`QueryOneColor`), so a colour is kept as ``RGB``.
 /// Colour names (`red`, `AliceBlue`: the X server's database) are not known
 /// here: such a specification fails, as any invalid one, and leaves the
 /// colour as it was.
