@@ -1,5 +1,7 @@
-import TermCore
+import Foundation
 import Testing
+
+@testable import TermCore
 
 /// Colour specifications as xterm takes them (XParseColor: X11 "Color
 /// Specification Strings", Xlib manual chapter 6) and xterm's special colours
@@ -129,6 +131,33 @@ struct ColorSpecificationTests {
                 == "\(ESC)]5;0;rgb:e5e5/e5e5/e5e5\(ESC)\\\(ESC)]5;1;rgb:e5e5/e5e5/e5e5\(ESC)\\")
         // OSC 104 with a special colour's OSC 4 number resets it as well.
         #expect(replies(set + "\(ESC)]104;256\u{07}\(ESC)]5;0;?\u{07}") == "\(ESC)]5;0;rgb:e5e5/e5e5/e5e5\(ESC)\\")
+    }
+
+    @Test func numbersThatAreNotFiniteAreRefusedAndHugeOnesDoNotTrap() {
+        let unchanged = reply("cdcd/0000/0000")
+        #expect(reported("cielab:nan/0/0") == unchanged)
+        #expect(reported("rgbi:inf/0/0") == unchanged)
+        #expect(reported("tekhvc:50/-inf/0") == unchanged)
+        // Finite but far out of range: some colour or none, and no trap.
+        let huge = [
+            "tekhvc:1e308/50/50", "rgbi:1e308/-1e308/1e-320", "ciexyz:1e308/0.5/-1e308", "cieluv:50/1e308/1e308",
+        ]
+        for spec in huge {
+            #expect(reported(spec).hasPrefix("\(ESC)]4;1;rgb:"))
+        }
+    }
+
+    @Test func xcmsArcTangentIsWithinItsDocumentedErrorEverywhere() {
+        // Xlib's arctangent stops its mean at a relative error of 1e-6; for
+        // a negative argument it runs until the mean settles.
+        var worst = 0.0
+        for step in -8000...8000 {
+            for sign in [-1.0, 1.0] {
+                let x = sign * pow(10, Double(step) / 1000)
+                worst = max(worst, abs(XcmsMath.arcTangent(x) - atan(x)) / abs(atan(x)))
+            }
+        }
+        #expect(worst <= 2e-6)
     }
 
     @Test func risResetsSpecialColours() {
