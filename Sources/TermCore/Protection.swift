@@ -10,7 +10,8 @@
 ///   DECSED and DECSEL (xterm keeps that "for backward compatibility", which
 ///   esctest2 lists as xterm's known difference); DECSERA does not.
 /// Switching mode keeps the cells already protected: the mode decides only
-/// which erases respect them.
+/// which erases respect them. RIS, DECSTR and DECSCL turn the mode off
+/// (xterm's `ReallyReset`), and then no erase keeps them.
 public enum ProtectionMode: UInt8, Equatable, Sendable {
     /// Nothing was protected since the last full reset.
     case off

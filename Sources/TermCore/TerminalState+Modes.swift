@@ -186,9 +186,11 @@ extension TerminalState {
     /// their defaults; the screen and the cursor position stay. Beyond the
     /// VT510's list (DECTCEM, IRM, DECOM, DECAWM, KAM, DECCKM, DECNKM,
     /// margins), xterm's soft reset also turns off DECLRMM with its margins
-    /// and reverse wraparound (45). New characters are no longer protected
-    /// (DECSCA and SPA alike); the protection mode stays, so the cells
-    /// already protected stay protected from the erases they were.
+    /// and reverse wraparound (45). Protection goes off as at power-on, the
+    /// mode too (xterm's `ReallyReset`, before it tells DECSTR from RIS,
+    /// clears `PROTECTED` and sets `protected_mode` to `OFF_PROTECT`): cells
+    /// protected before are then erased by every erase, until a DECSCA or
+    /// SPA sets a mode again.
     mutating func softReset() {
         modes.cursorVisible = true
         modes.insert = false
@@ -206,6 +208,7 @@ extension TerminalState {
         charsets = CharsetState()
         setPen(Style())
         protectedPen = false
+        protectionMode = .off
         cursor.pendingWrap = false
         let home = SavedCursor(
             cursor: Cursor(), pen: Style(), charsets: CharsetState(), originMode: false, protected: false)

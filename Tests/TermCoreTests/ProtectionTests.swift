@@ -102,6 +102,17 @@ struct ProtectionTests {
         #expect(t.screenLine(0) == "")
     }
 
+    @Test func decstrTurnsTheProtectionModeOff() {
+        // xterm's ReallyReset sets protected_mode to OFF_PROTECT for DECSTR
+        // as for RIS: the cells protected before no longer survive a
+        // selective erase (DEC) or an ED (ISO).
+        let dec = terminal(8, 1, "\(CSI)1\"qa\(CSI)!p")
+        #expect(dec.protectionMode == .off && dec.cellAt(0, 0).isProtected)
+        dec.feed("\(CSI)?2J")
+        #expect(dec.screenLine(0) == "")
+        #expect(terminal(8, 1, "\(ESC)Va\(CSI)!p\(CSI)2J").screenLine(0) == "")
+    }
+
     @Test func decscSavesAndDecrcRestoresTheProtection() {
         // DECSC saves the selective-erase attribute with the rendition (VT510
         // manual; xterm saves its PROTECTED flag), SPA's as DECSCA's.
