@@ -19,6 +19,16 @@ struct CompactionProtectionTests {
         "a\u{1B}Vb\u{1B}W\u{1B}[0\"q",  // ISO cells, then DEC mode
         "\u{1B}[0\"q",  // DEC mode, nothing protected
         "\u{1B}V\u{1B}7\u{1B}W",  // the saved cursor protected, ISO mode
+        "a\u{1B}[1\"qb\u{1B}[!pc",  // DEC cells, then DECSTR: mode off
+        "\u{1B}[3;4H\u{1B}7\u{1B}Va\u{1B}[!p\u{1B}[2;2H\u{1B}7b",  // mode off, a saved cursor again
+        "\u{1B}[1;31m\u{1B}Va\u{1B}[?6h\u{1B}[2;3r\u{1B}[!p\u{1B}[?1h",  // off, with other live state
+        // Mode off with a protected saved cursor (saved before a DECSTR on the
+        // other screen), a pen DECRC protected again, both screens' saved
+        // cursors protected, one with origin mode.
+        "\u{1B}[1\"qa\u{1B}[2;3H\u{1B}7\u{1B}[?47h\u{1B}[!p\u{1B}[?47l",
+        "\u{1B}[1\"qa\u{1B}[2;3H\u{1B}7\u{1B}[?47h\u{1B}[!p\u{1B}[?47l\u{1B}8",
+        "\u{1B}[1\"q\u{1B}7\u{1B}[?47h\u{1B}[!p\u{1B}[?47l\u{1B}8\u{1B}[?47h\u{1B}[3;1H\u{1B}7\u{1B}[?47l\u{1B}W",
+        "\u{1B}[2;3r\u{1B}[?6h\u{1B}[1\"q\u{1B}7\u{1B}[?6l\u{1B}[r\u{1B}[?47h\u{1B}[!p\u{1B}[?47l\u{1B}8\u{1B}[?6l",
     ])
     func protectionModeSurvives(_ input: String) {
         let (original, problems) = compacted(input)
