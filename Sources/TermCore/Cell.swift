@@ -9,7 +9,7 @@
 @frozen
 public struct Cell: Equatable, Sendable {
     /// Bits 0–20: scalar value or cluster id; bit 21: cluster flag;
-    /// bits 22–23: ``Width``; bit 24: protected (DECSCA); bit 25: the style
+    /// bits 22–23: ``Width``; bit 24: protected (DECSCA, SPA); bit 25: the style
     /// is a palette pair held in `styleBits` (``StyleKey``).
     @usableFromInline var content: UInt32
     /// The low 16 bits of the cell's ``StyleKey``: an id into the terminal's
@@ -109,7 +109,8 @@ public struct Cell: Equatable, Sendable {
     /// The scalar, or the cluster id when ``isCluster``.
     @inlinable var value: UInt32 { content & Cell.valueMask }
 
-    /// True when DECSCA marked the cell as protected from selective erase.
+    /// True when the cell was printed protected (DECSCA 1, or between SPA
+    /// and EPA); ``ProtectionMode`` says which erases keep it.
     @inlinable public var isProtected: Bool { content & Cell.protectedFlag != 0 }
 
     @inlinable mutating func setCluster(_ id: UInt32) {

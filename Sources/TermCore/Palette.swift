@@ -11,18 +11,51 @@ public struct RGB: Hashable, Sendable {
 }
 
 /// The colours indexed SGR colours and "default" resolve to. Programs can
-/// change them (OSC 4, 10, 11, 12) and reset them (OSC 104, 110–112); the
-/// embedder sets its theme through ``Terminal/palette``.
+/// change them (OSC 4, 5, 10, 11, 12) and reset them (OSC 104, 105,
+/// 110–112); the embedder sets its theme through ``Terminal/palette``.
 public struct Palette: Equatable, Sendable {
     /// Entries 0–255.
     public var colors: [RGB]
     public var defaultForeground: RGB
     public var defaultBackground: RGB
     public var cursor: RGB
+    /// xterm's special colours, indexed by ``SpecialColor``: the colours
+    /// xterm can show bold, underlined, blinking, reverse and italic text in
+    /// (its `colorBD`, `colorUL`, `colorBL`, `colorRV`, `colorIT`
+    /// resources). Programs set and query them with OSC 5 (or OSC 4 from
+    /// 256) and reset them with OSC 105; RIS resets them too. They are kept
+    /// and reported only: xterm's default resources leave the modes that use
+    /// them (`colorBDMode` …) off, so they change no rendering.
+    public var specialColors: [RGB]
+
+    /// The special colours' numbers in OSC 5 (and, plus 256, in OSC 4).
+    public enum SpecialColor: Int, CaseIterable, Sendable {
+        /// colorBD: bold text.
+        case bold = 0
+        /// colorUL: underlined text.
+        case underline
+        /// colorBL: blinking text.
+        case blink
+        /// colorRV: reverse-video text.
+        case reverse
+        /// colorIT: italic text.
+        case italic
+    }
+
+    /// How many special colours there are.
+    public static let specialColorCount = SpecialColor.allCases.count
+
+    /// A special colour.
+    public subscript(special special: SpecialColor) -> RGB {
+        get { specialColors[special.rawValue] }
+        set { specialColors[special.rawValue] = newValue }
+    }
 
     /// xterm's default palette (its XTerm-col.ad resources): the 16 ANSI
     /// colours, the 6×6×6 cube with levels 0, 95, 135, 175, 215, 255, and the
-    /// 24 greys 8, 18, …, 238; light grey on black.
+    /// 24 greys 8, 18, …, 238; light grey on black. The special colours are
+    /// the default foreground, as xterm's resources default them
+    /// (`XtDefaultForeground`).
     public static let xterm = Palette()
 
     public init() {
@@ -47,6 +80,7 @@ public struct Palette: Equatable, Sendable {
         defaultForeground = RGB(0xE5, 0xE5, 0xE5)
         defaultBackground = RGB(0x00, 0x00, 0x00)
         cursor = RGB(0xE5, 0xE5, 0xE5)
+        specialColors = Array(repeating: defaultForeground, count: Palette.specialColorCount)
     }
 
     /// The RGB value of a colour, `isForeground` choosing which default.

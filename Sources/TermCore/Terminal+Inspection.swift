@@ -65,7 +65,7 @@ public struct SavedCursorState: Equatable, Sendable {
     public var characterSets: CharacterSets
     /// The saved origin mode (DECOM).
     public var originMode: Bool
-    /// The saved selective-erase attribute (DECSCA).
+    /// The saved protection attribute (DECSCA, SPA/EPA).
     public var isProtected: Bool
 
     /// What DECRC restores when nothing was saved: home, default rendition.
@@ -123,8 +123,12 @@ extension Terminal {
     /// The OSC 8 link printed characters get now, if any.
     public var penHyperlink: Hyperlink? { state.hyperlinks[state.penLink] }
 
-    /// True when characters printed now are protected (DECSCA 1).
+    /// True when characters printed now are protected (DECSCA 1, or
+    /// between SPA and EPA).
     public var isPenProtected: Bool { state.protectedPen }
+
+    /// Which erases keep protected cells: DEC after DECSCA, ISO after SPA.
+    public var protectionMode: ProtectionMode { state.protectionMode }
 
     /// G0–G3, GL and a pending single shift.
     public var characterSets: CharacterSets { CharacterSets(state.charsets) }

@@ -467,7 +467,7 @@ public struct CellContent: Equatable, Sendable {
     public var width: Cell.Width
     /// The cell's rendition.
     public var style: Style
-    /// DECSCA protection.
+    /// Protection (DECSCA, SPA/EPA).
     public var isProtected: Bool
     /// The OSC 8 link the cell belongs to, if any.
     public var hyperlink: Hyperlink?

@@ -36,6 +36,8 @@ extension TerminalState: VTHandler {
         case 0x8D: reverseIndex()  // RI
         case 0x8E: charsets.singleShift = 2  // SS2
         case 0x8F: charsets.singleShift = 3  // SS3
+        case 0x96: startProtectedArea()  // SPA
+        case 0x97: endProtectedArea()  // EPA
         default: break
         }
     }
@@ -63,6 +65,8 @@ extension TerminalState: VTHandler {
             case UInt8(ascii: "M"): execute(0x8D)  // RI
             case UInt8(ascii: "N"): execute(0x8E)  // SS2
             case UInt8(ascii: "O"): execute(0x8F)  // SS3
+            case UInt8(ascii: "V"): execute(0x96)  // SPA
+            case UInt8(ascii: "W"): execute(0x97)  // EPA
             case UInt8(ascii: "c"): fullReset()  // RIS
             case UInt8(ascii: "Z"): primaryDeviceAttributes()  // DECID
             case UInt8(ascii: "="): modes.applicationKeypad = true  // DECKPAM
@@ -244,7 +248,7 @@ extension TerminalState: VTHandler {
         } else if intermediates.isOnly(UInt8(ascii: "\"")) && sequence.final == UInt8(ascii: "p") {
             setConformanceLevel(sequence[0])  // DECSCL
         } else if intermediates.isOnly(UInt8(ascii: "\"")) && sequence.final == UInt8(ascii: "q") {
-            protectedPen = sequence[0] == 1  // DECSCA: 1 protects; 0 and 2 do not
+            selectCharacterProtection(sequence[0])  // DECSCA
         } else {
             counters.unknownSequences += 1
         }

@@ -96,12 +96,16 @@ extension TerminalState {
     // MARK: Erasing
 
     /// Blanks cells `start..<end` of screen row `rowIndex`, widened to whole
-    /// wide characters so that no half is left behind. A selective erase
-    /// (DECSED, DECSEL, DECSERA) keeps DECSCA-protected cells.
-    /// With `written`, and always for a selective erase, the blanks are
-    /// marked as written (`Cell.writtenBlankFlag`).
+    /// wide characters so that no half is left behind. With `keepProtected`
+    /// protected cells stay (which erases keep them depends on the
+    /// protection mode: see ``ProtectionMode``). With `written`, and always
+    /// for a selective erase (DECSED, DECSEL, DECSERA), the blanks are
+    /// marked as written (`Cell.writtenBlankFlag`); so are those before a
+    /// protected cell that stays, as xterm clears the stretch up to it as an
+    /// erase inside the line (its `ClearInLine` marks such cells drawn).
     mutating func eraseCells(
-        row rowIndex: Int, from start: Int, to end: Int, selective: Bool = false, written: Bool = false
+        row rowIndex: Int, from start: Int, to end: Int, selective: Bool = false, written: Bool = false,
+        keepProtected: Bool = false
     ) {
         guard start < end else { return }
         let row = active.row(rowIndex)
@@ -112,8 +116,11 @@ extension TerminalState {
         // A selective erase writes its blanks whatever the range, as xterm
         // 379 reads them back (esctest2 DECSED 0 and DECSEL 2 with protection).
         let blank = written || selective ? Cell.writtenBlank(style: eraseKey) : eraseCell
-        if selective {
-            for col in first..<last where !row[col].isProtected { row[col] = blank }
+        if keepProtected {
+            var lastProtected = first - 1
+            for col in first..<last where row[col].isProtected { lastProtected = col }
+            let inside = Cell.writtenBlank(style: eraseKey)
+            for col in first..<last where !row[col].isProtected { row[col] = col < lastProtected ? inside : blank }
         } else {
             Grid.fill(row + first, with: blank, count: last - first)
         }
@@ -126,17 +133,23 @@ extension TerminalState {
     /// never-written cells.
     mutating func eraseDisplay(_ mode: Int, selective: Bool = false) {
         cursor.pendingWrap = false
+        let keep = selective ? selectiveEraseKeepsProtected : normalEraseKeepsProtected
         switch mode {
         case 0:
-            eraseCells(row: cursor.row, from: cursor.col, to: columns, selective: selective)
-            for row in (cursor.row + 1)..<rows { eraseCells(row: row, from: 0, to: columns, selective: selective) }
+            eraseCells(row: cursor.row, from: cursor.col, to: columns, selective: selective, keepProtected: keep)
+            for row in (cursor.row + 1)..<rows {
+                eraseCells(row: row, from: 0, to: columns, selective: selective, keepProtected: keep)
+            }
         case 1:
             for row in 0..<cursor.row {
-                eraseCells(row: row, from: 0, to: columns, selective: selective, written: true)
+                eraseCells(row: row, from: 0, to: columns, selective: selective, written: true, keepProtected: keep)
             }
-            eraseCells(row: cursor.row, from: 0, to: cursor.col + 1, selective: selective, written: true)
+            eraseCells(
+                row: cursor.row, from: 0, to: cursor.col + 1, selective: selective, written: true, keepProtected: keep)
         case 2:
-            for row in 0..<rows { eraseCells(row: row, from: 0, to: columns, selective: selective) }
+            for row in 0..<rows {
+                eraseCells(row: row, from: 0, to: columns, selective: selective, keepProtected: keep)
+            }
         case 3:
             if isAlternateScreen { inactive.clearHistory() } else { active.clearHistory() }
         default:
@@ -148,19 +161,25 @@ extension TerminalState {
     /// blanks, as ED 1), 2 the whole row.
     mutating func eraseLine(_ mode: Int, selective: Bool = false) {
         cursor.pendingWrap = false
+        let keep = selective ? selectiveEraseKeepsProtected : normalEraseKeepsProtected
+        let row = cursor.row
         switch mode {
-        case 0: eraseCells(row: cursor.row, from: cursor.col, to: columns, selective: selective)
-        case 1: eraseCells(row: cursor.row, from: 0, to: cursor.col + 1, selective: selective, written: true)
-        case 2: eraseCells(row: cursor.row, from: 0, to: columns, selective: selective)
+        case 0: eraseCells(row: row, from: cursor.col, to: columns, selective: selective, keepProtected: keep)
+        case 1:
+            eraseCells(row: row, from: 0, to: cursor.col + 1, selective: selective, written: true, keepProtected: keep)
+        case 2: eraseCells(row: row, from: 0, to: columns, selective: selective, keepProtected: keep)
         default: break
         }
     }
 
     /// ECH: blanks `count` cells from the cursor without moving anything
-    /// (written blanks).
+    /// (written blanks); ISO-protected cells stay, DEC-protected ones do not
+    /// (xterm erases characters as EL does: `do_erase_char`).
     mutating func eraseCharacters(_ count: Int) {
         cursor.pendingWrap = false
-        eraseCells(row: cursor.row, from: cursor.col, to: min(columns, cursor.col + count), written: true)
+        eraseCells(
+            row: cursor.row, from: cursor.col, to: min(columns, cursor.col + count), written: true,
+            keepProtected: normalEraseKeepsProtected)
     }
 
     // MARK: Inserting and deleting
@@ -341,10 +360,13 @@ extension TerminalState {
             }
         case UInt8(ascii: "z"), UInt8(ascii: "{"):  // DECERA, DECSERA: Pt ; Pl ; Pb ; Pr
             guard let area = rectangle(sequence, from: 0) else { return }
+            // DECSERA keeps protected cells in DEC mode only (xterm's
+            // ScrnWipeRectangle); DECERA erases them all.
+            let selective = sequence.final == UInt8(ascii: "{")
             for row in area.top...area.bottom {
                 eraseCells(
-                    row: row, from: area.left, to: area.right + 1, selective: sequence.final == UInt8(ascii: "{"),
-                    written: true)
+                    row: row, from: area.left, to: area.right + 1, selective: selective, written: true,
+                    keepProtected: selective && rectangleEraseKeepsProtected)
             }
         case UInt8(ascii: "v"):  // DECCRA: Pts ; Pls ; Pbs ; Prs ; Pps ; Ptd ; Pld ; Ppd
             copyRectangle(sequence)

@@ -186,7 +186,11 @@ extension TerminalState {
     /// their defaults; the screen and the cursor position stay. Beyond the
     /// VT510's list (DECTCEM, IRM, DECOM, DECAWM, KAM, DECCKM, DECNKM,
     /// margins), xterm's soft reset also turns off DECLRMM with its margins
-    /// and reverse wraparound (45).
+    /// and reverse wraparound (45). Protection goes off as at power-on, the
+    /// mode too (xterm's `ReallyReset`, before it tells DECSTR from RIS,
+    /// clears `PROTECTED` and sets `protected_mode` to `OFF_PROTECT`): cells
+    /// protected before are then erased by every erase, until a DECSCA or
+    /// SPA sets a mode again.
     mutating func softReset() {
         modes.cursorVisible = true
         modes.insert = false
@@ -204,6 +208,7 @@ extension TerminalState {
         charsets = CharsetState()
         setPen(Style())
         protectedPen = false
+        protectionMode = .off
         cursor.pendingWrap = false
         let home = SavedCursor(
             cursor: Cursor(), pen: Style(), charsets: CharsetState(), originMode: false, protected: false)
@@ -235,6 +240,7 @@ extension TerminalState {
         charsets = CharsetState()
         setPen(Style())
         protectedPen = false
+        protectionMode = .off
         scrollTop = 0
         scrollBottom = rows - 1
         // DECLRMM is off again (`TerminalModes()`), and the margins it set go
@@ -248,6 +254,8 @@ extension TerminalState {
         title = nil
         iconName = nil
         lastGraphic = nil
+        // The special colours (OSC 5) return to their resource values.
+        palette.specialColors = Palette.xterm.specialColors
         for row in 0..<rows { active.clearRow(row, with: eraseCell) }
         for row in 0..<rows { inactive.clearRow(row, with: eraseCell) }
         cursor = Cursor()

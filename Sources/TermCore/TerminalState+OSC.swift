@@ -29,6 +29,7 @@ extension TerminalState {
             if command != 1 { setTitle(sanitized) }
             if command != 2 { setIconName(sanitized) }
         case 4: paletteCommand(String(decoding: text, as: UTF8.self))
+        case 5: specialColorCommand(String(decoding: text, as: UTF8.self))
         case 7:
             let url = TitleSanitizer.sanitize(text, limit: Self.maxWorkingDirectoryLength)
             workingDirectory = url
@@ -43,6 +44,7 @@ extension TerminalState {
         case 10, 11, 12: dynamicColorCommand(command, String(decoding: text, as: UTF8.self))
         case 52: clipboardCommand(String(decoding: text, as: UTF8.self))
         case 104: resetPaletteCommand(String(decoding: text, as: UTF8.self))
+        case 105: resetSpecialColorCommand(String(decoding: text, as: UTF8.self))
         case 110: palette.defaultForeground = Palette.xterm.defaultForeground
         case 111: palette.defaultBackground = Palette.xterm.defaultBackground
         case 112: palette.cursor = Palette.xterm.cursor
@@ -86,28 +88,70 @@ extension TerminalState {
 
     // MARK: Colours
 
-    /// OSC 4 ; index ; spec (repeatable): `?` queries, a spec sets.
+    /// OSC 4 ; index ; spec (repeatable): `?` queries, a spec sets. Indexes
+    /// 256–260 are the special colours of OSC 5 (xterm: "the special colors
+    /// can also be set by adding the maximum number of colors to these codes
+    /// in an OSC 4 control"), reported with the index they were asked by.
     mutating func paletteCommand(_ text: String) {
         let parts = text.split(separator: ";", omittingEmptySubsequences: false)
         var index = 0
         while index + 1 < parts.count {
             defer { index += 2 }
-            guard let entry = Int(parts[index]), (0...255).contains(entry) else { continue }
+            guard let entry = Int(parts[index]), (0..<256 + Palette.specialColorCount).contains(entry) else { continue }
             if parts[index + 1] == "?" {
-                reply("\u{1B}]4;\(entry);\(Self.colorSpec(palette.colors[entry]))\u{1B}\\")
-            } else if let color = Self.parseColor(parts[index + 1]) {
-                palette.colors[entry] = color
+                let color = entry < 256 ? palette.colors[entry] : palette.specialColors[entry - 256]
+                reply("\u{1B}]4;\(entry);\(Self.colorSpec(color))\u{1B}\\")
+            } else if let color = ColorSpecification.parse(parts[index + 1]) {
+                if entry < 256 { palette.colors[entry] = color } else { palette.specialColors[entry - 256] = color }
             }
         }
     }
 
-    /// OSC 104 ; index… resets entries; with no index, all of them.
+    /// OSC 104 ; index… resets entries (256–260 the special colours); with
+    /// no index, the 256 indexed colours.
     mutating func resetPaletteCommand(_ text: String) {
-        let entries = text.split(separator: ";").compactMap { Int($0) }.filter { (0...255).contains($0) }
+        let entries = text.split(separator: ";").compactMap { Int($0) }.filter {
+            (0..<256 + Palette.specialColorCount).contains($0)
+        }
         if entries.isEmpty {
             palette.colors = Palette.xterm.colors
         } else {
-            for entry in entries { palette.colors[entry] = Palette.xterm.colors[entry] }
+            for entry in entries {
+                if entry < 256 {
+                    palette.colors[entry] = Palette.xterm.colors[entry]
+                } else {
+                    palette.specialColors[entry - 256] = Palette.xterm.specialColors[entry - 256]
+                }
+            }
+        }
+    }
+
+    /// OSC 5 ; c ; spec (repeatable): xterm's special colours, 0 colorBD
+    /// (bold), 1 colorUL (underline), 2 colorBL (blink), 3 colorRV
+    /// (reverse), 4 colorIT (italic); `?` queries (`OSC 5 ; c ; rgb:… ST`).
+    mutating func specialColorCommand(_ text: String) {
+        let parts = text.split(separator: ";", omittingEmptySubsequences: false)
+        var index = 0
+        while index + 1 < parts.count {
+            defer { index += 2 }
+            guard let entry = Int(parts[index]), (0..<Palette.specialColorCount).contains(entry) else { continue }
+            if parts[index + 1] == "?" {
+                reply("\u{1B}]5;\(entry);\(Self.colorSpec(palette.specialColors[entry]))\u{1B}\\")
+            } else if let color = ColorSpecification.parse(parts[index + 1]) {
+                palette.specialColors[entry] = color
+            }
+        }
+    }
+
+    /// OSC 105 ; c… resets special colours; with none, all five.
+    mutating func resetSpecialColorCommand(_ text: String) {
+        let entries = text.split(separator: ";").compactMap { Int($0) }.filter {
+            (0..<Palette.specialColorCount).contains($0)
+        }
+        if entries.isEmpty {
+            palette.specialColors = Palette.xterm.specialColors
+        } else {
+            for entry in entries { palette.specialColors[entry] = Palette.xterm.specialColors[entry] }
         }
     }
 
@@ -130,7 +174,7 @@ extension TerminalState {
                 }
                 // Made only when someone listens: programs query at every start.
                 if wantsReplies { reply("\u{1B}]\(which);\(Self.colorSpec(color))\u{1B}\\") }
-            } else if let color = Self.parseColor(part) {
+            } else if let color = ColorSpecification.parse(part) {
                 switch which {
                 case 10: palette.defaultForeground = color
                 case 11: palette.defaultBackground = color
@@ -143,7 +187,8 @@ extension TerminalState {
         }
     }
 
-    /// xterm's reply form: `rgb:rrrr/gggg/bbbb` (16 bits per channel).
+    /// xterm's reply form: `rgb:rrrr/gggg/bbbb` (16 bits per channel; an
+    /// 8-bit screen's byte twice, as the X server reports it).
     static func colorSpec(_ color: RGB) -> String {
         func channel(_ value: UInt8) -> String {
             let hex = String(value, radix: 16)
@@ -151,40 +196,6 @@ extension TerminalState {
             return byte + byte
         }
         return "rgb:\(channel(color.red))/\(channel(color.green))/\(channel(color.blue))"
-    }
-
-    /// Parses XParseColor's numeric forms: `rgb:r/g/b` with 1–4 hex digits
-    /// per channel, and `#rgb`, `#rrggbb`, `#rrrgggbbb`, `#rrrrggggbbbb`.
-    static func parseColor(_ spec: Substring) -> RGB? {
-        func scale(_ digits: Substring) -> UInt8? {
-            guard (1...4).contains(digits.count), let value = Int(digits, radix: 16) else { return nil }
-            let maximum = (1 << (4 * digits.count)) - 1
-            return UInt8((value * 255 + maximum / 2) / maximum)
-        }
-        if spec.hasPrefix("rgb:") {
-            let channels = spec.dropFirst(4).split(separator: "/", omittingEmptySubsequences: false)
-            guard channels.count == 3, let red = scale(channels[0]), let green = scale(channels[1]),
-                let blue = scale(channels[2])
-            else { return nil }
-            return RGB(red, green, blue)
-        }
-        if spec.hasPrefix("#") {
-            let digits = spec.dropFirst()
-            guard digits.count % 3 == 0, (3...12).contains(digits.count) else { return nil }
-            let width = digits.count / 3
-            // "#" forms give the high bits of each channel (XParseColor).
-            let bits = 4 * width
-            var channels: [UInt8] = []
-            var start = digits.startIndex
-            for _ in 0..<3 {
-                let end = digits.index(start, offsetBy: width)
-                guard let value = Int(digits[start..<end], radix: 16) else { return nil }
-                channels.append(UInt8(truncatingIfNeeded: bits < 8 ? value << (8 - bits) : value >> (bits - 8)))
-                start = end
-            }
-            return RGB(channels[0], channels[1], channels[2])
-        }
-        return nil
     }
 
     // MARK: Hyperlinks

@@ -69,8 +69,11 @@ struct TerminalState {
     /// Style key of the blank an erase leaves (`pen.erased`), or nil when the
     /// background changed since it was last needed (see `eraseKey`).
     var cachedEraseKey: StyleKey? = .default
-    /// DECSCA: characters printed now are protected from selective erase.
+    /// DECSCA or SPA: characters printed now are protected (from which
+    /// erases, `protectionMode` says).
     var protectedPen = false
+    /// Which erases keep protected cells: the last of DECSCA and SPA decides.
+    var protectionMode = ProtectionMode.off
     var charsets = CharsetState()
     var modes = TerminalModes()
     /// Scroll region (DECSTBM), inclusive screen rows.

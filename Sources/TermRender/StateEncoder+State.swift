@@ -134,9 +134,75 @@ extension StateEncoder {
         }
     }
 
+    /// DECSTR turns protection off (xterm's `ReallyReset`): when the mode
+    /// wanted is off but the cells were drawn with DECSCA, a DECSTR before
+    /// the live state (which writes everything else DECSTR resets) turns it
+    /// off again. With the mode off only DECRC can protect the pen again, so
+    /// a protected saved cursor, or a protected pen, comes from DECRC of a
+    /// saved cursor that is protected: the DECSTR goes to the screen whose
+    /// saved cursor it can home, and that one is written again after it.
+    func resetProtectionMode() {
+        sync()
+        guard image.protectionMode == .off && shadow.protectionMode != .off else { return }
+        let shown = image.isAlternateScreen
+        func saved(_ alternate: Bool) -> SavedCursorState? {
+            restorable(alternate ? image.savedAlternate : image.savedPrimary)
+        }
+        func show(_ alternate: Bool) {
+            sync()
+            if shadow.isAlternateScreen != alternate { out.csi(alternate ? "?47h" : "?47l") }
+        }
+        // A screen whose saved cursor is protected (the other one first),
+        // and the one the DECSTR homes.
+        let source = [!shown, shown].first { saved($0)?.isProtected == true }
+        let reset = source.map { !$0 } ?? shown
+        func restoreProtection() {
+            guard let source else { return }
+            show(source)
+            out.esc("8")  // DECRC: the pen protected, the mode left off
+            sync()
+            if shadow.modes.origin { out.csi("?6l") }  // the saved cursors are written without it
+            sync()
+            pen = shadow.pen
+            link = shadow.penHyperlink
+            isProtected = shadow.isPenProtected
+        }
+        show(reset)
+        out.csi("!p")  // DECSTR
+        sync()
+        pen = shadow.pen
+        link = shadow.penHyperlink
+        isProtected = shadow.isPenProtected
+        if let cursor = saved(reset) {
+            if cursor.isProtected { restoreProtection() }
+            show(reset)
+            writeSavedCursor(cursor, lines: screenLines(alternate: reset))
+        }
+        if image.penProtected && !isProtected { restoreProtection() }
+        show(shown)
+    }
+
+    /// The pen's protection and the protection mode, after every cell: the
+    /// DECSCA the protected cells were printed with made the mode DEC, and
+    /// only SPA makes it ISO (the mode decides which erases keep them).
+    func writeProtection() {
+        switch image.protectionMode {
+        case .off:
+            // EPA ends the pen's protection without setting a mode.
+            if isProtected && !image.penProtected { out.esc("W") } else { setProtected(image.penProtected) }
+        case .dec:
+            out.csi(image.penProtected ? "1\"q" : "0\"q")
+        case .iso:
+            out.esc("V")  // SPA
+            if !image.penProtected { out.esc("W") }  // EPA
+        }
+        isProtected = image.penProtected
+    }
+
     /// Margins, modes, cursor, pen, link, protection, character sets, and
     /// the modes that would change how the stream above is read.
     func writeLiveState() {
+        resetProtectionMode()
         sync()
         let modes = image.modes
         let region = image.scrollRegion
@@ -193,7 +259,7 @@ extension StateEncoder {
         writeCursor()
         setPen(image.pen)
         setLink(image.penLink)
-        setProtected(image.penProtected)
+        writeProtection()
         writeCharacterSets(image.characterSets, withSingleShift: true)
         // Cells were printed in the mode 2027 setting each needed (the
         // cursor's pending wrap too): the one wanted comes last.

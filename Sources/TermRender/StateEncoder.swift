@@ -331,6 +331,10 @@ final class StateEncoder {
             out.osc("11;" + Palette.hex(palette.defaultBackground))
         }
         if palette.cursor != base.cursor { out.osc("12;" + Palette.hex(palette.cursor)) }
+        let specials = (0..<Palette.specialColorCount).filter { palette.specialColors[$0] != base.specialColors[$0] }
+        if !specials.isEmpty {
+            out.osc("5;" + specials.map { "\($0);" + Palette.hex(palette.specialColors[$0]) }.joined(separator: ";"))
+        }
     }
 
     // MARK: Pen

@@ -26,6 +26,7 @@ public enum TerminalComparison {
         check("pen", expected.pen, actual.pen)
         check("pen hyperlink", expected.penHyperlink, actual.penHyperlink)
         check("pen protection", expected.isPenProtected, actual.isPenProtected)
+        check("protection mode", expected.protectionMode, actual.protectionMode)
         check("character sets", expected.characterSets, actual.characterSets)
         for alternate in [false, true] {
             let screen = alternate ? "alternate" : "primary"

@@ -22,6 +22,7 @@ struct TerminalImage {
     var pen = Style()
     var penLink: Hyperlink?
     var penProtected = false
+    var protectionMode = ProtectionMode.off
     var characterSets = CharacterSets()
     var savedPrimary: SavedCursorState?
     var savedAlternate: SavedCursorState?
@@ -81,6 +82,7 @@ struct TerminalImage {
         pen = terminal.pen
         penLink = terminal.penHyperlink
         penProtected = terminal.isPenProtected
+        protectionMode = terminal.protectionMode
         characterSets = terminal.characterSets
         savedPrimary = terminal.savedCursor(alternateScreen: false)
         savedAlternate = terminal.savedCursor(alternateScreen: true)

@@ -105,7 +105,9 @@ enum RandomStream {
             case 32:
                 out += ["\u{1B}(0", "\u{1B}(B", "\u{1B})0", "\u{1B}*A", "\u{0E}", "\u{0F}", "\u{1B}n", "\u{1B}N"]
                     .randomElement(using: &rng)!
-            case 33: out += ["\u{1B}[1\"q", "\u{1B}[0\"q", "\u{1B}[?1J", "\u{1B}[?2K"].randomElement(using: &rng)!
+            case 33:
+                out += ["\u{1B}[1\"q", "\u{1B}[0\"q", "\u{1B}[?1J", "\u{1B}[?2K", "\u{1B}V", "\u{1B}W"]
+                    .randomElement(using: &rng)!
             case 34: out += ["\u{1B}#6", "\u{1B}#3", "\u{1B}#4", "\u{1B}#5"].randomElement(using: &rng)!
             case 35: out += "\u{1B}]133;\(["A", "B", "C", "D;\(number(0...2))", "D"].randomElement(using: &rng)!)\u{07}"
             case 36:
@@ -122,6 +124,7 @@ enum RandomStream {
                 out += [
                     "\u{1B}]4;\(number(0...255));#\(number(100...999))\u{07}", "\u{1B}]10;#123456\u{07}",
                     "\u{1B}]11;rgb:10/20/30\u{07}", "\u{1B}]104\u{07}",
+                    "\u{1B}]5;\(number(0...4));#\(number(100...999))\u{07}", "\u{1B}]105\u{07}",
                 ].randomElement(using: &rng)!
             case 39: out += "\u{1B}M"
             case 40: out += "\u{1B}D"
