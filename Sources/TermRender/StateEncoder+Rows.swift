@@ -227,9 +227,26 @@ extension StateEncoder {
     /// such region: the wrap is made on the top row, which SD then moves
     /// down with its flags, and the top row (`above`) is drawn again.
     func wrapBottomRow(_ line: SnapshotLine, above: SnapshotLine?) {
-        guard rows >= 2 else { return }
         sync()
         if shadow.isWrapped(row: rows - 1) { return }
+        if rows == 1 {
+            // One row: a wrap at a right margin scrolls only the margins'
+            // columns, so the row keeps its flag (xterm); margins on the
+            // first two columns, two spaces printed at the right one, then
+            // the row written again.
+            guard columns >= 2 else { return }
+            out.csi("?69h")
+            out.csi("1;2s")  // DECSLRM homes the cursor
+            setPen(Style())
+            setLink(nil)
+            setProtected(false)
+            out.csi("2G")
+            out.append("  ")
+            out.csi("?69l")
+            sync()
+            writeRow(0, line)
+            return
+        }
         if rows == 2 {
             // SD first: row 0 starts clean (no mark left by the top line).
             out.csi("T")

@@ -178,6 +178,16 @@ extension CompactionRegressionTests {
         ),
     ]
 
+    @Test("The soft-wrapped row of a one-row terminal comes back wrapped (fuzz: compaction)")
+    func wrappedRowOfAOneRowTerminal() {
+        // A wrap at a right margin scrolls only the margins' columns: in one
+        // row the row stays, marked as wrapped (xterm).
+        let original = fed(20, 1, "ab\u{1B}[?69h\u{1B}[3;10s\u{1B}[1;10Hxy\u{1B}[?69l", scrollback: 0)
+        #expect(original.isWrapped(row: 0))
+        #expect(original.cell(at: ScreenPosition(row: 0, column: 0)).scalars == ["a"])
+        #expect(compactionProblems(original).isEmpty)
+    }
+
     @Test(
         "A flag printed apart from a lone regional indicator before it comes back apart",
         arguments: [

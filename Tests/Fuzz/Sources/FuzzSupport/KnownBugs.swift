@@ -12,12 +12,13 @@ import TermCore
 /// `FUZZ_STRICT=1` turns every workaround off, to check a fix (a fixed bug's
 /// workaround is then deleted here and in its target).
 ///
-/// The four workarounds of the first runs are gone, their bugs fixed
-/// (issue #16): a resize clamps every saved cursor, DECCOLM inside a feed
-/// drops the snapshot row caches, JSON numbers past `Int` are malformed, and
-/// the title cap's cut is trimmed again. What is left: the compaction
-/// target's `knownGap`, states the compactor does not rebuild yet. (The
-/// handshake's lax status line, found by the websocket target, is fixed.)
+/// The workarounds of the first runs are gone, their bugs fixed (issue
+/// #16): a resize clamps every saved cursor, DECCOLM inside a feed drops
+/// the snapshot row caches, JSON numbers past `Int` are malformed, the
+/// title cap's cut is trimmed again, the handshake's status line is strict,
+/// and the compactor rebuilds the states its first gaps listed. What is
+/// left: the compaction target's `knownGap`, three states it does not
+/// rebuild yet.
 public enum KnownBugs {
     /// True when `FUZZ_STRICT` is set to anything but "" or "0": no
     /// workaround, every known bug traps.
