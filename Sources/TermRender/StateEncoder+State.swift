@@ -162,6 +162,9 @@ extension StateEncoder {
             out.esc("8")  // DECRC: the pen protected, the mode left off
             sync()
             if shadow.modes.origin { out.csi("?6l") }  // the saved cursors are written without it
+            // DECRC brought the saved character sets back too: the live
+            // state writes the wanted ones from the power-on sets.
+            resetCharacterSets(shadow.characterSets)
             sync()
             pen = shadow.pen
             link = shadow.penHyperlink

@@ -352,6 +352,12 @@ extension CompactionRegressionTests {
                 "single shift ended over a wide character", (33, 8), "\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[7r\u{1B}8 漢字",
                 nil, ""
             ),
+            // The DECRC that protects the pen again after DECSTR brought the
+            // saved DEC graphics set back into G0.
+            (
+                "character sets after the DECRC that protects the pen again", (33, 8),
+                "\u{1B}[1\"q\u{1B}(0\u{0B}\u{1B}[s\u{1B}[?47h\u{1B}[!p\u{1B}[?47l\u{1B}8\u{1B}(B", nil, ""
+            ),
             (
                 "single shift ended in the last column, autowrap off", (10, 3), "\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[u",
                 (33, 8), "\u{1B}[3;7r\u{1B}[?7l\u{1B}8abcdefghijabcdefghijabcdefghij👩\u{200D}👧hello"
