@@ -178,6 +178,15 @@ extension CompactionRegressionTests {
         ),
     ]
 
+    @Test("A cursor past the half of a double-width row comes back there (fuzz: compaction)")
+    func cursorPastTheHalfOfADoubleWidthRow() {
+        // CUU keeps the column (xterm), CUP stops at the half: the cursor is
+        // placed on a single-width row and moved up.
+        let original = fed(10, 2, "\u{1B}#6\n\u{1B}[8G\u{1B}[A", scrollback: 0)
+        #expect(original.cursor.position == ScreenPosition(row: 0, column: 7))
+        #expect(compactionProblems(original).isEmpty)
+    }
+
     @Test("The soft-wrapped row of a one-row terminal comes back wrapped (fuzz: compaction)")
     func wrappedRowOfAOneRowTerminal() {
         // A wrap at a right margin scrolls only the margins' columns: in one
