@@ -153,6 +153,15 @@ extension StateEncoder {
             if isEraseBlank(last) { eraseInPlace(row: target, column: edge, background: last.style.background) }
             return false
         }
+        if needsRoomToNarrow(last) && edge >= 1 {
+            // The same emoji with a column left that only a print makes:
+            // a space waits at the edge, and the emoji is made there after
+            // the wrap (fixEndAfterPlaceholder), the row still on the screen.
+            move(row: target, column: edge)
+            setAttributes(of: Self.emptyCell)
+            printScalars([" "], width: 1, edge: edge)
+            return true
+        }
         move(row: target, column: edge - 1)
         setPen(last.style)
         setLink(nil)
@@ -163,8 +172,17 @@ extension StateEncoder {
 
     /// Rewrites column `edge - 1` after a wide placeholder: a narrow write
     /// over the placeholder's left half blanks its right half, which keeps
-    /// the placeholder's style (the blank the row should end with).
+    /// the placeholder's style (the blank the row should end with). After
+    /// the space that stood for an emoji VS15 narrowed, the emoji first.
     func fixEndAfterPlaceholder(_ line: SnapshotLine, row target: Int, edge: Int) {
+        if needsRoomToNarrow(line.cell(edge)) {
+            // The emoji a space stood for (makePendingWrap): printed one
+            // column left, copied right with DECCRA, and the column left
+            // written again below.
+            move(row: target, column: edge - 1)
+            printCell(line.cell(edge), edge: edge)
+            out.csi("\(target + 1);\(edge);\(target + 1);\(edge);1;\(target + 1);\(edge + 1)$v")
+        }
         let before = line.cell(edge - 1)
         if before.width == .wideTail && edge >= 2 {
             // The right half of a wide character: printing it again over

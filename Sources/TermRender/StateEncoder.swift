@@ -176,6 +176,12 @@ final class StateEncoder {
         } else {
             erase(left)
             out.csi("\(cursor.position.row + 1);\(cursor.position.column + 1)H")
+            if left.content.width == .wide && left.position.column + 1 == cursor.position.column {
+                // The print lands on the right half of `left`, which it
+                // would cut anyway: the row is written again after.
+                print()
+                return true
+            }
         }
         print()
         if cursor.pendingWrap && left.position.row == rows - 1 { left.position.row -= 1 }

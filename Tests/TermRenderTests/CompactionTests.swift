@@ -187,6 +187,21 @@ extension CompactionRegressionTests {
         #expect(compactionProblems(original).isEmpty)
     }
 
+    @Test("An emoji VS15 narrowed after a ZWJ sequence ending in a joiner, at the end of a wrapped row, comes back")
+    func narrowedEmojiAfterAJoinerAtTheEndOfAWrappedRow() {
+        // Found by the long property run (seed 36159, minimised): printed
+        // one column left of the edge (it needs the room), the emoji lands on
+        // the right half of the joiner-ended cluster it would join.
+        let original = Terminal(columns: 40, rows: 8, scrollback: 30)
+        original.feed("\u{1B}#8\u{1B}[3;32H👩\u{200D}👧\u{1B}[3A\u{1B}[3C")
+        original.resize(columns: 33, rows: 8)
+        original.feed(
+            "\u{1B}[5;6r\r\n" + String(repeating: "abcdefghij", count: 7) + "\u{1B}[?2027h"
+                + "\u{1B}[?6h\u{1B}[s\u{1B}[7r\u{1B}8😀\u{FE0E}")
+        original.resize(columns: 10, rows: 3)
+        #expect(compactionProblems(original).isEmpty)
+    }
+
     @Test("The soft-wrapped row of a one-row terminal comes back wrapped (fuzz: compaction)")
     func wrappedRowOfAOneRowTerminal() {
         // A wrap at a right margin scrolls only the margins' columns: in one
@@ -360,6 +375,13 @@ extension CompactionRegressionTests {
             (
                 "single shift ended over a wide character", (33, 8), "\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[7r\u{1B}8 漢字",
                 nil, ""
+            ),
+            // A linked emoji VS15 narrowed at the end of a soft-wrapped row:
+            // the space that waits for the wrap becomes the emoji after it.
+            (
+                "narrowed emoji at the end of a wrapped row, linked", (20, 5),
+                "\u{1B}]8;id=1;https://e.com/2\u{07}\u{1B}[?2027h\u{1B}[10Gabcdefghijabcdefghijabcdefghij😀\u{FE0E}#"
+                    + "\u{0B}\u{1B}[s\r\n", (10, 3), ""
             ),
             // The DECRC that protects the pen again after DECSTR brought the
             // saved DEC graphics set back into G0.
