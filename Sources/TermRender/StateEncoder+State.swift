@@ -163,9 +163,27 @@ extension StateEncoder {
             sync()
             if shadow.modes.origin { out.csi("?6l") }  // the saved cursors are written without it
             // DECRC brought the saved character sets back too: the live
-            // state writes the wanted ones from the power-on sets.
+            // state writes the wanted ones from the power-on sets. Only a
+            // print ends a single shift it brought back: one over a blank an
+            // erase left, which DECERA makes again without touching the
+            // pen's protection.
             resetCharacterSets(shadow.characterSets)
             sync()
+            if shadow.characterSets.singleShift != nil {
+                let lines = screenLines(alternate: source)
+                let blank = (0..<rows).lazy.flatMap { row in (0..<self.columns).lazy.map { (row, $0) } }
+                    .first {
+                        self.isEraseBlank(self.cell(lines[$0.0], $0.1)) && (lines[$0.0]?.size ?? .single) == .single
+                    }
+                if let (row, column) = blank {
+                    out.csi("\(row + 1);\(column + 1)H")
+                    out.append(UInt8(ascii: "x"))
+                    sync()
+                    pen = shadow.pen
+                    eraseInPlace(row: row, column: column, background: cell(lines[row], column).style.background)
+                }
+                sync()
+            }
             pen = shadow.pen
             link = shadow.penHyperlink
             isProtected = shadow.isPenProtected

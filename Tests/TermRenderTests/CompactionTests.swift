@@ -376,6 +376,12 @@ extension CompactionRegressionTests {
                 "single shift ended over a wide character", (33, 8), "\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[7r\u{1B}8 漢字",
                 nil, ""
             ),
+            // That DECRC brought back a single shift (SPA made the saved
+            // cursor protected): a print over an erased cell ends it.
+            (
+                "single shift brought back by the DECRC that protects the pen", (40, 8),
+                "\u{1B}V\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[2r\u{1B}8\u{1B}[?47h\u{1B}[!p\u{1B}[?47l\u{1B}8#", nil, ""
+            ),
             // A linked emoji VS15 narrowed at the end of a soft-wrapped row:
             // the space that waits for the wrap becomes the emoji after it.
             (
