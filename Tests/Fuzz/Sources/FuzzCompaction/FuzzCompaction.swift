@@ -70,8 +70,8 @@ public func fuzzCompaction(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// since fixed.
 func knownGap(_ terminal: Terminal) -> String? {
     // A cluster VS15 narrowed from a wide base in the last column: no print
-    // puts it there, so neither a pending wrap over it nor the wrap of its
-    // row can be made by printing it again.
+    // puts it there, so a pending wrap over it cannot be made by printing it
+    // again (the wrap of its row is made with DECCRA after the wrap).
     let edge = terminal.columns - 1
     func narrowedInLastColumn(_ line: SnapshotLine) -> Bool {
         let cell = line.cell(edge)
@@ -79,13 +79,6 @@ func knownGap(_ terminal: Terminal) -> String? {
         return Terminal.printedWidth(of: [first], graphemeClustering: true) == 2
     }
     let cursor = terminal.cursor
-    let snapshot = terminal.snapshot(scrollback: 0..<terminal.scrollbackCount)
-    let lines =
-        terminal.screenLines(alternateScreen: false) + terminal.screenLines(alternateScreen: true)
-        + snapshot.scrollbackRange.map(snapshot.scrollbackLine)
-    if lines.contains(where: { $0.isWrapped && narrowedInLastColumn($0) }) {
-        return "a narrowed cluster at the end of a soft-wrapped row"
-    }
     if cursor.pendingWrap,
         narrowedInLastColumn(terminal.screenLines(alternateScreen: terminal.isAlternateScreen)[cursor.position.row])
     {
