@@ -1,6 +1,7 @@
 import Foundation
 import TermCore
 import TermRender
+import TestSupport
 
 /// The package's root directory (tests run from anywhere).
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -26,16 +27,13 @@ func generatedCorpus(kind: String, size: Int, seed: Int = 1, columns: Int = 80, 
     let output = FileManager.default.temporaryDirectory.appendingPathComponent(
         "render-\(kind)-\(size)-\(seed)-\(columns)x\(rows).bin")
     if let data = FileManager.default.contents(atPath: output.path), data.count > 0 { return [UInt8](data) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-        "python3", packageRoot.appendingPathComponent("Corpus/generate.py").path, "--kind", kind, "--size", "\(size)",
+    let arguments = [
+        packageRoot.appendingPathComponent("Corpus/generate.py").path, "--kind", kind, "--size", "\(size)",
         "--seed", "\(seed)", "--cols", "\(columns)", "--rows", "\(rows)", "-o", output.path,
     ]
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return nil }
-    process.waitUntilExit()
-    guard process.terminationStatus == 0, let data = FileManager.default.contents(atPath: output.path) else {
+    guard let result = try? ChildProcess.run("python3", arguments), result.status == 0, !result.crashed,
+        let data = FileManager.default.contents(atPath: output.path)
+    else {
         return nil
     }
     return [UInt8](data)

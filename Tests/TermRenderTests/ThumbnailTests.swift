@@ -1,6 +1,7 @@
 import Foundation
 import TermCore
 import TermRender
+import TestSupport
 import Testing
 
 /// An independent PNG decoder: Python's zlib and struct, checking the
@@ -55,15 +56,10 @@ func decodeWithPython(_ png: [UInt8], pixels: [(Int, Int)]) throws -> [String]? 
         try? FileManager.default.removeItem(at: file)
         try? FileManager.default.removeItem(at: script)
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script.path, file.path] + pixels.map { "\($0.0),\($0.1)" }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    guard (try? process.run()) != nil else { return nil }
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return ["decoder failed with status \(process.terminationStatus)"] }
+    guard let result = try? ChildProcess.run("python3", [script.path, file.path] + pixels.map { "\($0.0),\($0.1)" })
+    else { return nil }
+    guard result.status == 0, !result.crashed else { return ["decoder failed with status \(result.status)"] }
+    let output = result.output
     return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
 }
 

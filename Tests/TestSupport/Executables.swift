@@ -29,32 +29,10 @@ public struct PackageExecutable {
 
     /// Runs the program with `arguments` and standard input from /dev/null.
     public func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        try process.run()
-        // Read both pipes while the child runs: a full pipe would block it.
-        // The semaphore orders the reader thread's write of `err` before the
-        // read below (ThreadSanitizer saw no such order in polling
-        // `Thread.isFinished`).
-        nonisolated(unsafe) var err = Data()
-        let readerDone = DispatchSemaphore(value: 0)
-        let reader = Thread {
-            err = errors.fileHandleForReading.readDataToEndOfFile()
-            readerDone.signal()
-        }
-        reader.start()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        readerDone.wait()
+        let result = try ChildProcess.run(url.path, arguments)
         return Run(
-            status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
-            output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
+            status: result.status, crashed: result.crashed, output: String(decoding: result.output, as: UTF8.self),
+            errors: String(decoding: result.errors, as: UTF8.self))
     }
 }
 
