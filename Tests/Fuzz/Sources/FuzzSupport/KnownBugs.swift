@@ -17,8 +17,8 @@ import TermCore
 /// the snapshot row caches, JSON numbers past `Int` are malformed, the
 /// title cap's cut is trimmed again, the handshake's status line is strict,
 /// and the compactor rebuilds the states its first gaps listed. What is
-/// left: the compaction target's `knownGap`, two states it does not rebuild
-/// yet.
+/// left: the compaction target's `knownGap`, three states it does not
+/// rebuild yet (Tests/Fuzz/crashes/README.md).
 public enum KnownBugs {
     /// True when `FUZZ_STRICT` is set to anything but "" or "0": no
     /// workaround, every known bug traps.
