@@ -55,11 +55,16 @@ public enum ChildProcess {
 
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        #if canImport(Glibc)
+            let environment = environ
+        #else
+            let environment = _NSGetEnviron().pointee  // Apple's headers do not declare `environ`
+        #endif
         var pid: pid_t = 0
         let spawned =
             path.contains("/")
-            ? posix_spawn(&pid, path, &actions, nil, argv, environ)
-            : posix_spawnp(&pid, path, &actions, nil, argv, environ)
+            ? posix_spawn(&pid, path, &actions, nil, argv, environment)
+            : posix_spawnp(&pid, path, &actions, nil, argv, environment)
         close(outPipe[1])
         close(errPipe[1])
         guard spawned == 0 else { throw SpawnError(description: "posix_spawn \(path) failed: error \(spawned)") }
