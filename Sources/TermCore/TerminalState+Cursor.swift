@@ -79,7 +79,13 @@ extension TerminalState {
         active.setFlags(cursor.row, flags)
         if !size.isEmpty {
             let half = max(1, columns / 2)
-            Grid.fill(active.row(cursor.row) + half, with: eraseCell, count: columns - half)
+            let cells = active.row(cursor.row)
+            Grid.fill(cells + half, with: eraseCell, count: columns - half)
+            // A wide character the half cuts keeps its style as a blank, as
+            // an overwritten half does (clearWideOverlap).
+            if half < columns && cells[half - 1].width == .wide {
+                cells[half - 1] = Cell.blank(style: cells[half - 1].styleKey)
+            }
             cursor.col = min(cursor.col, half - 1)
         }
     }

@@ -281,6 +281,15 @@ extension TerminalState {
             grid.setFlags(row, source.flags)
             grid.setMark(row, source.mark)
         }
+        // Rows below the screen's last one go (as in xterm, which drops the
+        // lines below the cursor); a row that continued on one of them now
+        // ends the line, or a later reflow would join it to other text.
+        let lastShown = screenStart + newRows - 1
+        if lastShown + 1 < physical.count && physical[lastShown].flags.contains(.wrapped) {
+            var flags = physical[lastShown].flags
+            flags.remove(.wrapped)
+            grid.setFlags(newRows - 1, flags)
+        }
         cursor.row = min(max(0, newCursorRow - screenStart), newRows - 1)
         cursor.col = min(cursor.col, newColumns - 1)
         return grid

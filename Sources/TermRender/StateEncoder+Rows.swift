@@ -196,6 +196,19 @@ extension StateEncoder {
                 return
             }
         }
+        if before.width == .narrow && !isPrintable(before) && !isEraseBlank(before) && edge >= 2 {
+            // A blank with more than a background, made the same way: a
+            // placeholder one column left, whose print over this one's left
+            // half blanks the edge, and its own left half fixed in turn (so
+            // a run of such blanks is made right to left).
+            move(row: target, column: edge - 2)
+            setPen(before.style)
+            setLink(nil)
+            setProtected(false)
+            printScalars([Self.widePlaceholder], width: 2, edge: edge)
+            fixEndAfterPlaceholder(line, row: target, edge: edge - 1)
+            return
+        }
         move(row: target, column: edge - 1)
         if isPrintable(before) && before.width == .narrow {
             printCell(before, edge: edge)
@@ -341,7 +354,7 @@ extension StateEncoder {
         sync()
     }
 
-    /// Makes a spacer at column `wanted` of a single-width row `target` that is
+    /// Makes a spacer at column `wanted` of row `target` that is
     /// not where a wrap into the next row leaves one: a right margin in
     /// that column makes the placeholder wrap there, and a scroll region
     /// that ends above the bottom row keeps the wrap on it. The placeholder
@@ -358,7 +371,8 @@ extension StateEncoder {
         // also clears the row's wrap flag (not for a row that wraps).
         let shifted = wanted == 0 && columns >= 2 && !wrapped
         let index = shifted ? 1 : wanted
-        guard (line?.size ?? .single) == .single, index >= 1 || columns == 1,
+        // On a double-width row the right margin holds at its column too.
+        guard index <= lastColumn(line?.size ?? .single), index >= 1 || columns == 1,
             index < columns - 1 || wrapped || shifted || columns >= 3, target < rows - 1 || rows >= 2
         else { return false }
         // The bottom row of two, which no region leaves out: made on the top
@@ -436,7 +450,7 @@ extension StateEncoder {
                 // moves are written again below. In the last column, unless
                 // that holds a spacer (which only a wrap makes): then in the
                 // first, under margins that keep the spacer out of reach.
-                if cell(line, columns - 1).width == .wrapSpacer && columns >= 3 && size == .single {
+                if cell(line, edge).width == .wrapSpacer && columns >= 3 {
                     out.csi("?69h")
                     out.csi("1;2s")  // homes the cursor
                     row = 0
@@ -460,7 +474,10 @@ extension StateEncoder {
             var wrote = false
             while index <= edge {
                 let want = cell(line, index)
-                if !forced && want == current[index] {
+                if !forced && (want == current[index] || (size != .single && index == edge && want.width == .wide)) {
+                    // A wide character in the last column of a double-size
+                    // row has its right half past the half: it goes with
+                    // the cells there (copyRightHalf).
                     index += 1
                     continue
                 }
@@ -468,10 +485,10 @@ extension StateEncoder {
                 (index, forced) = writeCell(
                     row: target, column: index, want, line: line, edge: edge, forced: forced, keepWrap: keepWrap)
             }
-            if size != .single && rows >= 2 {
-                for index in (edge + 1)..<columns
+            if size != .single {
+                for index in rightHalfStart(line, edge: edge)..<columns
                 where cell(line, index) != shadow.cell(at: ScreenPosition(row: target, column: index)) {
-                    copyRightHalf(target, line)
+                    if rows >= 2 { copyRightHalf(target, line) } else { insertRow(target, line) }
                     wrote = true
                     break
                 }
@@ -486,21 +503,55 @@ extension StateEncoder {
     func copyRightHalf(_ target: Int, _ line: SnapshotLine?) {
         guard let line else { return }
         let edge = lastColumn(line.size)
+        let start = rightHalfStart(line, edge: edge)
         guard
             let scratch = (0..<rows).first(where: {
                 $0 != target && (onScreen[$0]?.size ?? .single) == .single && shadow.lineSize(row: $0) == .single
             })
         else { return }
-        var index = edge + 1
+        var index = start
         var forced = true
         while index < columns {
             (index, forced) = writeCell(
                 row: scratch, column: index, line.cell(index), line: line, edge: columns - 1, forced: forced,
                 keepWrap: true)
         }
-        out.csi("\(scratch + 1);\(edge + 2);\(scratch + 1);\(columns);1;\(target + 1);\(edge + 2)$v")
+        out.csi("\(scratch + 1);\(start + 1);\(scratch + 1);\(columns);1;\(target + 1);\(start + 1)$v")
         sync()
         writeRow(scratch, onScreen[scratch])
+    }
+
+    /// The right half of the double-size row of a one-row screen, where no
+    /// other row can hold it: the whole row is built from its last cell to
+    /// its first, each put in column 0 after ICH moved the ones before it
+    /// right (ICH reaches the hidden half). Cells no print or ICH makes in
+    /// column 0 (spacers, blanks with more than a background, a wide
+    /// character when column 1 is hidden) are left as they come.
+    func insertRow(_ target: Int, _ line: SnapshotLine?) {
+        guard let line else { return }
+        let reachable = lastColumn(line.size) + 1
+        for index in stride(from: columns - 1, through: 0, by: -1) {
+            let want = line.cell(index)
+            let width = want.width == .wide ? 2 : 1
+            if want.width == .wideTail || (width == 2 && reachable < 2) { continue }
+            move(row: target, column: 0)
+            if isEraseBlank(want) {
+                setEraseBackground(want.style.background)
+                out.csi("@")
+            } else if isPrintable(want) {
+                setAttributes(of: Self.emptyCell)
+                out.csi(width == 2 ? "2@" : "@")
+                printCell(want, edge: lastColumn(line.size))
+            }
+            sync()
+        }
+    }
+
+    /// The first column ``copyRightHalf(_:_:)`` writes: the one after the
+    /// last column of a double-size row, or that column when it holds a
+    /// wide character (no print there fits its two cells).
+    func rightHalfStart(_ line: SnapshotLine?, edge: Int) -> Int {
+        cell(line, edge).width == .wide ? edge : edge + 1
     }
 
     /// True for a narrow cell that only mode 2027 prints so (VS15 after a

@@ -59,10 +59,11 @@ extension StateEncoder {
             sync()
         }
         let size: LineSize = pastHalf ? .single : storedSize
-        // A pending wrap left of the last column (DECSC at a right margin):
-        // made under a right margin in that column, reset after DECSC.
+        // A pending wrap left of the last column (DECSC at a right margin,
+        // which holds on double-width rows too): made under a right margin
+        // in that column, reset after DECSC.
         let marginEdge =
-            saved.pendingWrap && size == .single && saved.position.column >= 1
+            saved.pendingWrap && saved.position.column >= 1
                 && saved.position.column < lastColumn(size)
             ? saved.position.column : nil
         if let marginEdge {
@@ -181,6 +182,16 @@ extension StateEncoder {
                     sync()
                     pen = shadow.pen
                     eraseInPlace(row: row, column: column, background: cell(lines[row], column).style.background)
+                } else if let (printed, copy) = equalNeighbours(lines) {
+                    // No such blank (DECALN filled the screen): the print
+                    // goes over a cell that has a neighbour equal to it, and
+                    // DECCRA (which leaves the pen alone) copies that one back.
+                    out.csi("\(printed.row + 1);\(printed.column + 1)H")
+                    out.append(UInt8(ascii: "x"))
+                    let (from, to) = (copy, printed)
+                    out.csi(
+                        "\(from.row + 1);\(from.column + 1);\(from.row + 1);\(from.column + 1);1;"
+                            + "\(to.row + 1);\(to.column + 1)$v")
                 }
                 sync()
             }
@@ -201,6 +212,26 @@ extension StateEncoder {
         }
         if image.penProtected && !isProtected { restoreProtection() }
         show(shown)
+    }
+
+    /// Two cells side by side or one above the other that are the same
+    /// narrow cell, the first on a single-width row (where a print reaches
+    /// it), or nil.
+    func equalNeighbours(_ lines: [SnapshotLine?]) -> (ScreenPosition, ScreenPosition)? {
+        for row in 0..<rows where (lines[row]?.size ?? .single) == .single {
+            for column in 0..<columns {
+                let here = cell(lines[row], column)
+                guard here.width == .narrow else { continue }
+                let position = ScreenPosition(row: row, column: column)
+                if column + 1 < columns && cell(lines[row], column + 1) == here {
+                    return (position, ScreenPosition(row: row, column: column + 1))
+                }
+                if row + 1 < rows && cell(lines[row + 1], column) == here {
+                    return (position, ScreenPosition(row: row + 1, column: column))
+                }
+            }
+        }
+        return nil
     }
 
     /// The pen's protection and the protection mode, after every cell: the
@@ -368,6 +399,17 @@ extension StateEncoder {
                 target = otherTarget
             }
         }
+        // Else a blank in that place on the other screen, made as a blank
+        // under the cursor is: how a pending wrap over a wrap spacer (SD
+        // keeps the pending wrap as it scrolls a wrapped row under it, as in
+        // xterm and Ghostty) is made, since no print leaves one there.
+        let otherLine = screenLines(alternate: !image.isAlternateScreen)[position.row]
+        let otherUnder = cell(otherLine, position.column)
+        let otherBlankWrap =
+            cursor.pendingWrap && reprint == nil && !blankWrap && otherReprint == nil && position.column == edge
+            && !marginEdge && erasable && (otherLine?.size ?? .single) == (line?.size ?? .single)
+            && isEraseBlank(otherUnder) && !(position.column == columns - 1 && (otherLine?.isWrapped ?? false))
+        let wrapMade = reprint != nil || blankWrap || otherReprint != nil || otherBlankWrap
         func finish() {
             if let reprint {
                 setAttributes(of: reprint)
@@ -383,6 +425,15 @@ extension StateEncoder {
                 out.csi(image.isAlternateScreen ? "?47l" : "?47h")
                 setAttributes(of: otherReprint)
                 appendCell(otherReprint.scalars, width: otherReprint.width == .wide ? 2 : 1)
+                out.csi(image.isAlternateScreen ? "?47h" : "?47l")
+            } else if otherBlankWrap {
+                out.csi(image.isAlternateScreen ? "?47l" : "?47h")
+                setAttributes(of: Self.emptyCell)
+                appendCell([" "], width: 1)
+                setEraseBackground(otherUnder.style.background)
+                let row = position.row - rowOffset + 1
+                let column = position.column - columnOffset + 1
+                out.csi("\(row);\(column);\(row);\(column)$z")
                 out.csi(image.isAlternateScreen ? "?47h" : "?47l")
             }
         }
@@ -418,7 +469,7 @@ extension StateEncoder {
             var endsShift: (cell: CellContent, width: Int, column: Int)?
             if let shift = saved.characterSets.singleShift, image.characterSets.singleShift == nil {
                 guard saved.characterSets.designations[shift] == .ascii, !wrapUnmakeable else { continue }
-                if reprint == nil && !blankWrap && otherReprint == nil {
+                if !wrapMade {
                     // The character left of the cursor (its left half when
                     // wide), which a print there ends on the cursor: after
                     // it, or on its right half in the last column with
@@ -453,7 +504,7 @@ extension StateEncoder {
                     ? []
                     : relativeMoves(
                         from: saved, to: stop, line: line,
-                        clearsWrap: reprint == nil && !blankWrap && otherReprint == nil)
+                        clearsWrap: !wrapMade)
             else { continue }
             let toggle = image.isAlternateScreen ? "?47l" : "?47h"
             if otherScreen { out.csi(toggle) }

@@ -238,6 +238,12 @@ final class StateEncoder {
         if let directory = image.workingDirectory {
             out.osc("7;" + directory)
         }
+        // HTS reaches only the left half of a double-width row: when every
+        // row of the screen shown at the end is one, the stops are set now,
+        // on the fresh screen (nothing after this resets them).
+        let shownLines = screenLines(alternate: image.isAlternateScreen)
+        let tabStopsFirst = !shownLines.contains { ($0?.size ?? .single) == .single }
+        if tabStopsFirst { writeTabStops() }
 
         drawPrimary()
         writeSavedCursor(image.savedPrimary, lines: screenLines(alternate: false))
@@ -255,7 +261,7 @@ final class StateEncoder {
             writeKittyStack(image.kittyAlternate)
             if !image.isAlternateScreen { out.csi("?47l") }
         }
-        writeTabStops()
+        if !tabStopsFirst { writeTabStops() }
         writeLiveState()
         sync()
         return out.bytes

@@ -146,6 +146,16 @@ struct DoubleWidthPrintingTests {
         #expect(t.screenLine(0) == "aaaab")
         #expect(t.screenLine(1) == "c")
     }
+
+    @Test("DECDWL blanks a wide character its half cuts, keeping its style (fuzz: compaction)")
+    func doubleWidthBlanksAWideCharacterCutAtTheHalf() {
+        // 18 columns keep 9: 한 in columns 8–9 loses its right half.
+        let t = terminal(18, 2, "abcdefgh\(CSI)44m한\(CSI)H\(ESC)#6")
+        #expect(t.screenLine(0) == "abcdefgh")
+        #expect(t.cell(at: ScreenPosition(row: 0, column: 8)).width == .narrow)
+        #expect(t.cell(at: ScreenPosition(row: 0, column: 8)).scalars.isEmpty)
+        #expect(t.cell(at: ScreenPosition(row: 0, column: 8)).style.background == .indexed(4))
+    }
 }
 
 @Suite("Wide characters with no room")

@@ -69,6 +69,21 @@ struct ResizeTests {
         #expect(t.scrollbackCount == 0)
     }
 
+    @Test("A row whose continuation a shrink drops below the screen ends its line (fuzz: compaction)")
+    func rowWhoseContinuationIsDroppedEndsTheLine() {
+        // The cursor stays on "ri"; "g", re-wrapped below it, is dropped
+        // with the rows under the cursor.
+        let t = terminal(33, 3, "rig\r")
+        t.resize(columns: 2, rows: 1)
+        #expect(t.screenLines == ["ri"])
+        #expect(!t.isWrapped(row: 0))
+        #expect(t.scrollbackCount == 0)
+        // Widened after more output, "ri" is not joined to the next line.
+        t.feed("\r\nxy")
+        t.resize(columns: 10, rows: 3)
+        #expect(t.screenLines == ["ri", "xy", ""])
+    }
+
     @Test func scrollbackLinesReflowToo() {
         let t = terminal(4, 2, "abcdefgh\r\nx\r\ny")
         #expect(t.scrollbackLines == ["abcd", "efgh"])

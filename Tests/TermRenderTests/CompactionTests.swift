@@ -399,6 +399,49 @@ extension CompactionRegressionTests {
                 "single shift ended in the last column, autowrap off", (10, 3), "\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[u",
                 (33, 8), "\u{1B}[3;7r\u{1B}[?7l\u{1B}8abcdefghijabcdefghijabcdefghij👩\u{200D}👧hello"
             ),
+            // HTS reaches only the left half of a double-width row: tab
+            // stops on a screen whose every row is one (fuzz
+            // crashes/compaction/tab-stops-lost-on-resize).
+            ("tab stops on a screen of double-width rows only", (10, 1), "\u{1B}[3g\u{1B}[8G\u{1B}H\u{1B}#6", nil, ""),
+            // SD keeps a pending wrap while it scrolls a wrapped row under
+            // the cursor: the cursor over a wrap spacer (random seed 75225).
+            ("pending wrap over a wrap spacer after SD", (40, 8), "", (2, 2), "qrs한\u{1B}[1T"),
+            // DECSC at a right margin of a double-height row (fuzz
+            // crashes/compaction/saved-pending-wrap).
+            (
+                "saved pending wrap at a right margin of a double-height row", (40, 1),
+                "\u{1B}[?69h\u{1B}[;10s\u{1B}#3abcdefghij\u{1B}7", nil, ""
+            ),
+            // DECDWL blanks a wide character across the half (fuzz
+            // crashes/compaction/wide-in-last-column-wrap-flag).
+            ("a wide character across the half of a double-width row", (18, 3), "abcdefgh한\u{1B}[H\u{1B}#6", nil, ""),
+            // ICH moves a wide character of the last column of a
+            // double-width row half into the hidden half (fuzz
+            // crashes/compaction/flag-in-last-column-wrap-flag); on a
+            // one-row screen no other row can hold that half.
+            ("a wide character half in the hidden half", (20, 3), "\u{1B}#6abcdefgh한\u{1B}[G\u{1B}[@", nil, ""),
+            (
+                "a wide character half in the hidden half of one row", (20, 1), "\u{1B}#6abcdefgh한\u{1B}[G\u{1B}[@",
+                nil, ""
+            ),
+            ("the hidden half of a one-row screen, DECBI", (2, 1), "👧\u{1B}#6\u{FFFD}\u{1B}6", nil, ""),
+            // A wide character that does not fit before a right margin on a
+            // double-width row leaves a spacer there (fuzz
+            // crashes/compaction/wrap-spacer-style).
+            (
+                "wrap spacer at a right margin of a double-width row", (40, 4),
+                "\u{1B}#6\u{1B}[?69h\u{1B}[1;10s\u{1B}[44mabcdefghi一", nil, ""
+            ),
+            // Insert mode cutting wide characters leaves blanks with their
+            // foreground, two side by side at the edge (random seed 904).
+            ("styled blanks at the edge, left by insert mode", (10, 3), "\u{1B}[92m漢字한👩‍👧\u{1B}[8G\u{1B}[4h#", nil, ""),
+            // DECRC brings a single shift back where DECALN left no erased
+            // cell to end it over (random seed 36850).
+            (
+                "single shift brought back by DECRC over a screen DECALN filled", (40, 8),
+                "\u{1B}V\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[2r\u{1B}8\u{1B}[?47h\u{1B}[!p\u{1B}[?47l\u{1B}8#\u{1B}#8", nil,
+                ""
+            ),
         ]
 
     @Test(
