@@ -410,8 +410,26 @@ extension StateEncoder {
             && !marginEdge && erasable && (otherLine?.size ?? .single) == (line?.size ?? .single)
             && isEraseBlank(otherUnder) && !(position.column == columns - 1 && (otherLine?.isWrapped ?? false))
         let wrapMade = reprint != nil || blankWrap || otherReprint != nil || otherBlankWrap
+        // A cluster VS15 narrowed from a wide base needs two columns to be
+        // printed: printed one column left, a space waits under the cursor,
+        // DECCRA copies the cluster over it (keeping the pending wrap) and
+        // the column left is made again in place (as makePendingWrap does).
+        let leftOfCursor = target.column >= 1 ? cell(line, target.column - 1) : Self.emptyCell
+        let narrowedCopy =
+            reprint.map(needsRoomToNarrow) == true && !modes.origin && target.column >= 1
+            && target.column - 1 >= (modes.leftRightMargins ? margins.lowerBound : 0)
+            && (leftOfCursor == reprint || restoresInPlace(leftOfCursor))
         func finish() {
-            if let reprint {
+            if let reprint, narrowedCopy {
+                out.csi("D")  // CUB
+                setAttributes(of: reprint)
+                appendCell(reprint.scalars, width: 1)
+                setAttributes(of: Self.emptyCell)
+                appendCell([" "], width: 1)
+                let (row, column) = (target.row + 1, target.column + 1)
+                out.csi("\(row);\(column - 1);\(row);\(column - 1);1;\(row);\(column)$v")
+                if leftOfCursor != reprint { restoreInPlace(leftOfCursor, row: target.row, column: target.column - 1) }
+            } else if let reprint {
                 setAttributes(of: reprint)
                 appendCell(reprint.scalars, width: reprint.width == .wide ? 2 : 1)
             } else if blankWrap {

@@ -432,6 +432,12 @@ extension CompactionRegressionTests {
                 "wrap spacer at a right margin of a double-width row", (40, 4),
                 "\u{1B}#6\u{1B}[?69h\u{1B}[1;10s\u{1B}[44mabcdefghi一", nil, ""
             ),
+            // DECCRA copies a cluster VS15 narrowed under mode 2027 into the
+            // last column, under a pending wrap no print makes there.
+            (
+                "pending wrap over a narrowed cluster in the last column", (10, 3),
+                "\u{1B}[?2027habcdefgh😀\u{FE0E}x\u{1B}[1;9;1;9;1;1;10$v", nil, ""
+            ),
             // Insert mode cutting wide characters leaves blanks with their
             // foreground, two side by side at the edge (random seed 904).
             ("styled blanks at the edge, left by insert mode", (10, 3), "\u{1B}[92m漢字한👩‍👧\u{1B}[8G\u{1B}[4h#", nil, ""),

@@ -65,32 +65,9 @@ public func fuzzCompaction(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// The name of a state the compactor is known not to rebuild yet, if
 /// `terminal` is in one (the long property run of CompactionPropertyTests
 /// finds them too; docs/SECURITY.md, "Known limits", has their reproducers).
-/// The gaps of the first runs are gone: a strict replay of the working
-/// corpus (2,278 inputs) found only the wrapped row of a one-row terminal,
-/// since fixed.
+/// None is open: the gaps of the earlier runs (crashes/compaction/README.md)
+/// are fixed, and strict replays of the crash files and the working corpus
+/// pass.
 func knownGap(_ terminal: Terminal) -> String? {
-    // A cluster VS15 narrowed from a wide base in the last column: no print
-    // puts it there, so a pending wrap over it cannot be made by printing it
-    // again (the wrap of its row is made with DECCRA after the wrap).
-    let edge = terminal.columns - 1
-    func narrowedInLastColumn(_ line: SnapshotLine) -> Bool {
-        let cell = line.cell(edge)
-        guard cell.width == .narrow, cell.scalars.count > 1, let first = cell.scalars.first else { return false }
-        return Terminal.printedWidth(of: [first], graphemeClustering: true) == 2
-    }
-    let cursor = terminal.cursor
-    if cursor.pendingWrap,
-        narrowedInLastColumn(terminal.screenLines(alternateScreen: terminal.isAlternateScreen)[cursor.position.row])
-    {
-        return "a pending wrap over a narrowed cluster"
-    }
-    // One column wide (crashes/compaction/one-column-bottom-blank-as-space):
-    // 22 of the 29 findings of the 30-minute run, a blank written as a space.
-    if terminal.columns == 1 { return "1 column wide" }
-    // A pending wrap over a wrap spacer (SD after a wrap keeps it, as
-    // Ghostty does): no print leaves the cursor there.
-    if cursor.pendingWrap && terminal.cell(at: cursor.position).width == .wrapSpacer {
-        return "a pending wrap over a wrap spacer"
-    }
-    return nil
+    nil
 }
