@@ -1,5 +1,7 @@
-// Internal hooks for tests (`@testable import TermCore`): none of this is
-// public API.
+// Hooks for the tests alone (`@testable import TermCore` reaches the
+// engine's internals), kept out of the library.
+
+@testable import TermCore
 
 extension Terminal {
     /// Adds lines of narrow characters at the newest end of the primary
