@@ -84,6 +84,18 @@ struct ResizeTests {
         #expect(t.screenLines == ["ri", "xy", ""])
     }
 
+    @Test("A spacer before a continuation a shrink drops becomes a plain blank (fuzz: compaction)")
+    func spacerBeforeADroppedContinuationIsABlank() {
+        // At 3 columns "ab" and the spacer, then 漢 on the next row; the
+        // cursor stays on "ab" (CUP), and the row below goes.
+        let t = terminal(3, 2, "ab漢\(CSI)H")
+        #expect(t.cellAt(0, 2).width == .wrapSpacer)
+        t.resize(columns: 3, rows: 1)
+        #expect(t.screenLines == ["ab"])
+        #expect(!t.isWrapped(row: 0))
+        #expect(t.cellAt(0, 2) == Terminal(columns: 3, rows: 1).cell(at: ScreenPosition(row: 0, column: 0)))
+    }
+
     @Test func scrollbackLinesReflowToo() {
         let t = terminal(4, 2, "abcdefgh\r\nx\r\ny")
         #expect(t.scrollbackLines == ["abcd", "efgh"])

@@ -289,6 +289,10 @@ extension TerminalState {
             var flags = physical[lastShown].flags
             flags.remove(.wrapped)
             grid.setFlags(newRows - 1, flags)
+            // A spacer kept the place of a wide character that went on the
+            // next row: with no next row, the column is a plain blank.
+            let cells = grid.row(newRows - 1)
+            if cells[newColumns - 1].width == .wrapSpacer { cells[newColumns - 1] = .empty }
         }
         cursor.row = min(max(0, newCursorRow - screenStart), newRows - 1)
         cursor.col = min(cursor.col, newColumns - 1)
