@@ -192,10 +192,11 @@ struct HostileInputTests {
             t.feed("\u{1B}]8;id=\(id);http://same/\u{1B}\\\(index % 10)")
         }
         t.feed("\u{1B}]8;;\u{1B}\\")
-        #expect(t.state.hyperlinks.count == 2)  // none, and the one link without id
+        let links = t.state.active.tables(ofScreenRow: 0).links
+        #expect(links.count == 2)  // none, and the one link without id
         #expect(t.counters.droppedHyperlinkIDs == 50)
-        for index in 1..<t.state.hyperlinks.count {
-            #expect((t.state.hyperlinks[UInt16(index)]?.id?.utf8.count ?? 0) <= HyperlinkTable.maxIDBytes)
+        for index in 1..<links.count {
+            #expect((links[UInt16(index)]?.id?.utf8.count ?? 0) <= HyperlinkTable.maxIDBytes)
         }
     }
 }

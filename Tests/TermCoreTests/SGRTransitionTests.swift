@@ -102,7 +102,7 @@ struct SGRTransitionTests {
         // pen must then intern rgb(1,2,3) again, not reuse the old id.
         let t = Terminal(columns: 10, rows: 2, scrollback: 0)
         t.feed("\u{1B}[38;2;1;2;3mA\u{1B}[0m\u{1B}[1;1H\u{1B}[38;2;9;9;9mZ\u{1B}[0m")
-        t.state.compactStyles()
+        t.state.active.compactStyles(page: t.state.active.page(ofScreenRow: 0))
         t.feed("\u{1B}[38;2;1;2;3mB")
         #expect(t.cellAt(0, 0).style.foreground == .rgb(9, 9, 9))
         #expect(t.cellAt(0, 1).style.foreground == .rgb(1, 2, 3))
@@ -118,15 +118,19 @@ struct SGRTransitionTests {
         #expect(t.cellAt(1, 3).style.background == .indexed(4))
     }
 
-    @Test func aPenAFullTableCouldNotNameIsNeitherLookedUpNorStored() {
-        // 65,536 styles in use fill the table; a new pen then has no key of
-        // its own (it falls back to the default key). Its transitions must
-        // not be stored or found under the default pen's key.
+    @Test func aPenIsNamedWhateverTheStylesInUse() {
+        // 65,535 distinct styles in use (the whole of the one terminal-wide
+        // table there was before pages): each cell keeps its own, and a new
+        // pen is named, looked up and stored as any other.
         let t = Terminal(columns: 256, rows: 256, scrollback: 0)
         var input = "\u{1B}[0;1mA"  // keeps bold interned
         for index in 0..<65_534 { input += "\u{1B}[0;38;2;\(index >> 8);\(index & 0xFF);7mX" }
         t.feed(input)
-        #expect(t.styleCount == 65_536)
+        for index in stride(from: 0, to: 65_534, by: 997) {
+            let cell = index + 1
+            #expect(
+                t.cellAt(cell / 256, cell % 256).style.foreground == .rgb(UInt8(index >> 8), UInt8(index & 0xFF), 7))
+        }
         t.feed(String(repeating: "\u{1B}[0m", count: 1_100))  // past any pause of the cache
         t.feed("\u{1B}[1;38;2;250;250;250m\u{1B}[39m")
         #expect(t.pen == Style(flags: .bold))

@@ -31,18 +31,16 @@ public struct Snapshot: Sendable {
 
     let screenRows: [SnapshotRow]
     let scrollbackRows: [SnapshotRow]
-    let tables: SnapshotTables
 
     /// Screen row `row` (0 = top).
     public func line(_ row: Int) -> SnapshotLine {
-        SnapshotLine(row: screenRows[row], tables: tables, columns: columns)
+        SnapshotLine(row: screenRows[row], columns: columns)
     }
 
     /// Scrollback line `index` (0 = oldest); it must lie in ``scrollbackRange``.
     public func scrollbackLine(_ index: Int) -> SnapshotLine {
         precondition(scrollbackRange.contains(index), "scrollback line \(index) is outside \(scrollbackRange)")
-        return SnapshotLine(
-            row: scrollbackRows[index - scrollbackRange.lowerBound], tables: tables, columns: columns)
+        return SnapshotLine(row: scrollbackRows[index - scrollbackRange.lowerBound], columns: columns)
     }
 
     /// Screen rows whose content differs from `older`'s (all of them when the
@@ -56,31 +54,36 @@ public struct Snapshot: Sendable {
     }
 }
 
-/// One row's cells, shared between snapshots that saw it unchanged.
+/// One row's cells, shared between snapshots that saw it unchanged, with the
+/// tables of its page as they were when it was copied (which go on naming
+/// the same styles, links and clusters, whatever the page does after).
 final class SnapshotRow: Sendable {
     let cells: [Cell]
     let isWrapped: Bool
     let size: LineSize
     let mark: SemanticMark?
+    let tables: SnapshotTables
 
-    init(cells: [Cell], isWrapped: Bool, size: LineSize, mark: SemanticMark?) {
+    init(cells: [Cell], isWrapped: Bool, size: LineSize, mark: SemanticMark?, tables: SnapshotTables) {
         self.cells = cells
         self.isWrapped = isWrapped
         self.size = size
         self.mark = mark
+        self.tables = tables
     }
 }
 
-/// The side tables cells refer to, as they were when the snapshot was taken.
+/// The side tables of a page as they were when rows of it were copied: the
+/// arrays are shared with the page until it next changes them.
 final class SnapshotTables: Sendable {
     let styles: [Style]
     let clusters: [[UInt32]]
     let links: [Hyperlink?]
 
-    init(styles: [Style], clusters: [[UInt32]], links: [Hyperlink?]) {
-        self.styles = styles
-        self.clusters = clusters
-        self.links = links
+    init(_ tables: PageTables) {
+        styles = tables.styles.styles
+        clusters = tables.clusters.clusters
+        links = tables.links.links
     }
 }
 
@@ -100,8 +103,8 @@ public struct StyleRun: Sendable, Equatable {
 /// A row of a snapshot, resolved on demand.
 public struct SnapshotLine: Sendable {
     let row: SnapshotRow
-    let tables: SnapshotTables
     let columns: Int
+    var tables: SnapshotTables { row.tables }
 
     /// True when the row continues on the next one (soft wrap).
     public var isWrapped: Bool { row.isWrapped }

@@ -121,7 +121,11 @@ extension Terminal {
     public var pen: Style { state.pen }
 
     /// The OSC 8 link printed characters get now, if any.
-    public var penHyperlink: Hyperlink? { state.hyperlinks[state.penLink] }
+    public var penHyperlink: Hyperlink? {
+        guard let key = state.penTarget else { return nil }
+        var table = HyperlinkTable()
+        return table.id(storedKey: key).flatMap { table[$0] }
+    }
 
     /// True when characters printed now are protected (DECSCA 1, or
     /// between SPA and EPA).
@@ -156,9 +160,11 @@ extension Terminal {
     /// - Complexity: O(rows × columns): the rows are copied.
     public func screenLines(alternateScreen: Bool) -> [SnapshotLine] {
         let grid = alternateScreen == state.isAlternateScreen ? state.active : state.inactive
-        let tables = SnapshotTables(
-            styles: state.styles.styles, clusters: state.clusters.clusters, links: state.hyperlinks.links)
+        var pageTables: [Int: SnapshotTables] = [:]
         return (0..<rows).map { row in
+            let page = grid.page(ofScreenRow: row)
+            let tables = pageTables[page] ?? SnapshotTables(grid.pages[page])
+            pageTables[page] = tables
             let flags = grid.flags(row)
             let size: LineSize =
                 flags.contains(.doubleHeightTop)
@@ -167,8 +173,9 @@ extension Terminal {
                     ? .doubleHeightBottom : flags.contains(.doubleWidth) ? .doubleWidth : .single
             let cells = Array(UnsafeBufferPointer(start: grid.readRow(row), count: columns))
             return SnapshotLine(
-                row: SnapshotRow(cells: cells, isWrapped: flags.contains(.wrapped), size: size, mark: grid.mark(row)),
-                tables: tables, columns: columns)
+                row: SnapshotRow(
+                    cells: cells, isWrapped: flags.contains(.wrapped), size: size, mark: grid.mark(row), tables: tables),
+                columns: columns)
         }
     }
 }

@@ -34,11 +34,11 @@ public final class Terminal {
         public var droppedCombiningMarks = 0
         /// BEL controls received.
         public var bells = 0
-        /// Times the style table was full and compacted.
+        /// Times a page's style table was full and compacted (its cells only).
         public var styleCompactions = 0
-        /// Times the cluster table was full and compacted.
+        /// Times a page's cluster table was full and compacted.
         public var clusterCompactions = 0
-        /// Times the hyperlink table was full and compacted.
+        /// Times a page's hyperlink table was full and compacted.
         public var hyperlinkCompactions = 0
         /// Replies dropped because one feed asked for more than 64 KiB of them.
         public var droppedReplies = 0
@@ -67,11 +67,11 @@ public final class Terminal {
     /// The last snapshot, returned as is when nothing changed since.
     var lastSnapshot: Snapshot?
     var changedSinceSnapshot = true
-    /// `state.tablesEpoch` and `state.gridEpoch` when the caches were
-    /// filled: a compaction renumbers ids in cells, and a resize from inside
-    /// a feed (DECCOLM) replaces the grids, whose slots and change stamps
-    /// then start afresh.
-    var cachedTablesEpoch = 0
+    /// `state.gridEpoch` when the caches were filled: a resize from inside a
+    /// feed (DECCOLM) replaces the grids, whose slots and change stamps then
+    /// start afresh. (A compaction renumbers ids in a page's cells, but a
+    /// cached row keeps the tables it was copied with, which still name the
+    /// same styles, links and clusters.)
     var cachedGridEpoch = 0
 
     /// A terminal with a blank screen.
@@ -243,10 +243,9 @@ public final class Terminal {
         let history = state.primary.historyCount
         let range = min(scrollback.lowerBound, history)..<min(scrollback.upperBound, history)
         if !changedSinceSnapshot, let last = lastSnapshot, last.scrollbackRange == range { return last }
-        if cachedTablesEpoch != state.tablesEpoch || cachedGridEpoch != state.gridEpoch {
+        if cachedGridEpoch != state.gridEpoch {
             primaryRowCache = []
             alternateRowCache = []
-            cachedTablesEpoch = state.tablesEpoch
             cachedGridEpoch = state.gridEpoch
         }
         let isAlternate = state.isAlternateScreen
@@ -262,6 +261,14 @@ public final class Terminal {
         if cache.count != state.active.storage.slotCount {
             cache = [(row: SnapshotRow, generation: UInt32)?](repeating: nil, count: state.active.storage.slotCount)
         }
+        // One copy of a page's tables for all the rows of it copied now.
+        var pageTables: (page: Int, tables: SnapshotTables)?
+        func tables(of grid: Grid, page: Int) -> SnapshotTables {
+            if let (cachedPage, tables) = pageTables, cachedPage == page { return tables }
+            let tables = SnapshotTables(grid.pages[page])
+            pageTables = (page, tables)
+            return tables
+        }
         var screenRows: [SnapshotRow] = []
         screenRows.reserveCapacity(rows)
         for row in 0..<rows {
@@ -270,19 +277,23 @@ public final class Terminal {
                 screenRows.append(cached.row)
                 continue
             }
-            let copy = makeRow(state.active.readRow(row), flags: state.active.flags(row), mark: state.active.mark(row))
+            let copy = makeRow(
+                state.active.readRow(row), flags: state.active.flags(row), mark: state.active.mark(row),
+                tables: tables(of: state.active, page: state.active.page(ofSlot: slot)))
             cache[slot] = (copy, generation)
             screenRows.append(copy)
         }
         var scrollbackRows: [SnapshotRow] = []
         if !range.isEmpty {
             let primary = state.primary
+            pageTables = nil
             scrollbackRows.reserveCapacity(range.count)
             for index in range {
                 scrollbackRows.append(
                     makeRow(
                         UnsafePointer(primary.historyRow(index)), flags: primary.historyFlags(index),
-                        mark: primary.historyMark(index)))
+                        mark: primary.historyMark(index),
+                        tables: tables(of: primary, page: primary.page(ofHistoryLine: index))))
             }
         }
         // Writes after this point get a new stamp, so the cache sees them.
@@ -292,15 +303,15 @@ public final class Terminal {
             columns: columns, rows: rows, cursor: cursor, modes: state.modes, title: state.title,
             iconName: state.iconName, workingDirectory: state.workingDirectory, isAlternateScreen: isAlternate,
             palette: state.palette, scrollbackCount: history, scrollbackRange: range, screenRows: screenRows,
-            scrollbackRows: scrollbackRows,
-            tables: SnapshotTables(
-                styles: state.styles.styles, clusters: state.clusters.clusters, links: state.hyperlinks.links))
+            scrollbackRows: scrollbackRows)
         lastSnapshot = snapshot
         changedSinceSnapshot = false
         return snapshot
     }
 
-    private func makeRow(_ cells: UnsafePointer<Cell>, flags: RowFlags, mark: SemanticMark?) -> SnapshotRow {
+    private func makeRow(
+        _ cells: UnsafePointer<Cell>, flags: RowFlags, mark: SemanticMark?, tables: SnapshotTables
+    ) -> SnapshotRow {
         let size: LineSize
         if flags.contains(.doubleHeightTop) {
             size = .doubleHeightTop
@@ -313,7 +324,7 @@ public final class Terminal {
         }
         return SnapshotRow(
             cells: Array(UnsafeBufferPointer(start: cells, count: columns)), isWrapped: flags.contains(.wrapped),
-            size: size, mark: mark)
+            size: size, mark: mark, tables: tables)
     }
 
     // MARK: Geometry and state
@@ -346,38 +357,57 @@ public final class Terminal {
     /// The icon name (OSC 0/1), or nil.
     public var iconName: String? { state.iconName }
     /// Counters of ignored and dropped input in the terminal.
-    public var counters: Counters { state.counters }
+    public var counters: Counters {
+        // Compactions happen in the grids' pages; those of grids a resize
+        // replaced are in `state.counters` already.
+        var counters = state.counters
+        for grid in [state.active, state.inactive] {
+            counters.styleCompactions += grid.styleCompactions
+            counters.hyperlinkCompactions += grid.linkCompactions
+            counters.clusterCompactions += grid.clusterCompactions
+        }
+        return counters
+    }
     /// Counters of dropped and replaced input in the parser.
     public var parserStatistics: VTParser.Statistics { parser.statistics }
     /// Lines in the primary screen's scrollback.
     public var scrollbackCount: Int { state.primary.historyCount }
-    /// The number of distinct styles currently interned (0 = only the default).
-    public var styleCount: Int { state.styles.count }
+    /// The style table entries the pages of both screens hold, besides each
+    /// page's default style: a style used in several pages counts once in
+    /// each (cells name styles by ids local to their page).
+    /// - Complexity: O(pages).
+    public var styleCount: Int {
+        (state.active.pages + state.inactive.pages).reduce(0) { $0 + $1.styles.count - 1 }
+    }
 
     // MARK: Cells
 
     /// The cell at a position of the active screen.
     public func cell(at position: ScreenPosition) -> CellContent {
         precondition(position.row >= 0 && position.row < rows && position.column >= 0 && position.column < columns)
-        return content(of: state.active.readRow(position.row)[position.column])
+        return content(
+            of: state.active.readRow(position.row)[position.column],
+            tables: state.active.tables(ofScreenRow: position.row))
     }
 
     /// The cells of scrollback line `line`.
     public func scrollbackCell(line: ScrollbackLine, column: Int) -> CellContent {
         precondition(line.index >= 0 && line.index < scrollbackCount && column >= 0 && column < columns)
-        return content(of: state.primary.historyRow(line.index)[column])
+        return content(
+            of: state.primary.historyRow(line.index)[column], tables: state.primary.tables(ofHistoryLine: line.index))
     }
 
-    func content(of cell: Cell) -> CellContent {
+    /// What `cell` holds, with `tables` those of its page.
+    func content(of cell: Cell, tables: PageTables) -> CellContent {
         var scalars: [Unicode.Scalar] = []
         if cell.isCluster {
-            scalars = state.clusters[cell.value].compactMap(Unicode.Scalar.init)
+            scalars = tables.clusters[cell.value].compactMap(Unicode.Scalar.init)
         } else if !cell.isBlank, let scalar = Unicode.Scalar(cell.value) {
             scalars = [scalar]
         }
         return CellContent(
-            scalars: scalars, width: cell.width, style: state.styles[cell.styleKey], isProtected: cell.isProtected,
-            hyperlink: state.hyperlinks[cell.linkID])
+            scalars: scalars, width: cell.width, style: tables.style(of: cell), isProtected: cell.isProtected,
+            hyperlink: tables.link(of: cell))
     }
 
     // MARK: Text
@@ -386,13 +416,15 @@ public final class Terminal {
     /// blank cell as a space, a wide character once, trailing spaces trimmed.
     public func screenLine(_ row: Int) -> String {
         precondition(row >= 0 && row < rows)
-        return text(of: state.active.readRow(row))
+        return text(of: state.active.readRow(row), tables: state.active.tables(ofScreenRow: row))
     }
 
     /// The text of scrollback line `line` (0 is the oldest), trimmed.
     public func scrollbackLine(_ line: ScrollbackLine) -> String {
         precondition(line.index >= 0 && line.index < scrollbackCount)
-        return text(of: UnsafePointer(state.primary.historyRow(line.index)))
+        return text(
+            of: UnsafePointer(state.primary.historyRow(line.index)),
+            tables: state.primary.tables(ofHistoryLine: line.index))
     }
 
     /// The size attribute of a screen row (DECSWL, DECDWL, DECDHL).
@@ -412,9 +444,9 @@ public final class Terminal {
         state.primary.historyFlags(line.index).contains(.wrapped)
     }
 
-    func text(of row: UnsafePointer<Cell>) -> String {
+    func text(of row: UnsafePointer<Cell>, tables: PageTables) -> String {
         var text = RowText(capacity: columns)
-        for col in 0..<columns { appendText(of: row[col], to: &text) }
+        for col in 0..<columns { appendText(of: row[col], tables: tables, to: &text) }
         return text.droppingTrailingSpaces()
     }
 }

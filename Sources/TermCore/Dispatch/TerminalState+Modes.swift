@@ -160,7 +160,7 @@ extension TerminalState {
     mutating func setColumnMode(wide: Bool) {
         guard modes.allowColumnSwitch else { return }
         resize(columns: wide ? 132 : 80, rows: rows)
-        for row in 0..<rows { active.clearRow(row, with: eraseCell) }
+        for row in 0..<rows { active.clearRow(row, with: eraseFill) }
         scrollTop = 0
         scrollBottom = rows - 1
         marginLeft = 0
@@ -174,10 +174,11 @@ extension TerminalState {
     mutating func switchScreen(toAlternate: Bool, clearAlternate: Bool) {
         guard toAlternate != isAlternateScreen else { return }
         swap(&active, &inactive)
+        unbindPen()  // the pen's ids were those of the other grid's page
         swap(&modes.kittyKeyboardFlags, &inactiveKittyFlags)  // kitty keeps flags per screen
         isAlternateScreen = toAlternate
         if toAlternate && clearAlternate {
-            for row in 0..<rows { active.clearRow(row, with: eraseCell) }
+            for row in 0..<rows { active.clearRow(row, with: eraseFill) }
         }
     }
 
@@ -256,8 +257,8 @@ extension TerminalState {
         lastGraphic = nil
         // The special colours (OSC 5) return to their resource values.
         palette.specialColors = Palette.xterm.specialColors
-        for row in 0..<rows { active.clearRow(row, with: eraseCell) }
-        for row in 0..<rows { inactive.clearRow(row, with: eraseCell) }
+        for row in 0..<rows { active.clearRow(row, with: eraseFill) }
+        for row in 0..<rows { inactive.clearRow(row, with: eraseFill) }
         cursor = Cursor()
     }
 }

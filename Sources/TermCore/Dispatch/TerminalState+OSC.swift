@@ -208,7 +208,7 @@ extension TerminalState {
         guard let separator = text.firstIndex(of: UInt8(ascii: ";")) else { return }
         let uri = UnsafeBufferPointer(rebasing: text[(separator + 1)...])
         guard !uri.isEmpty else {
-            penLink = 0
+            setPenTarget(nil)
             return
         }
         // The bounds hold for the text as stored (invalid UTF-8 becomes
@@ -216,7 +216,7 @@ extension TerminalState {
         // compaction or a copy, is within them too.
         guard HyperlinkTable.storedLength(uri) <= HyperlinkTable.maxURIBytes else {
             counters.droppedHyperlinks += 1
-            penLink = 0
+            setPenTarget(nil)
             return
         }
         var linkID: UnsafeBufferPointer<UInt8>?
@@ -239,12 +239,8 @@ extension TerminalState {
             counters.droppedHyperlinkIDs += 1
             linkID = nil
         }
-        if let id = hyperlinks.id(uri: uri, linkID: linkID) {
-            penLink = id
-        } else {
-            compactHyperlinks()
-            penLink = hyperlinks.id(uri: uri, linkID: linkID) ?? 0
-        }
+        // Held by its bytes: each page the pen writes in interns it.
+        setPenTarget(HyperlinkTable.key(uri: uri, linkID: linkID))
     }
 
     // MARK: Clipboard

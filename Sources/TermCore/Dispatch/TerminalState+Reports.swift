@@ -285,6 +285,7 @@ extension TerminalState {
         var total = 0
         for row in area.top...area.bottom {
             let cells = active.readRow(row)
+            let tables = active.tables(ofScreenRow: row)
             var first = true
             for col in area.left...area.right {
                 let cell = cells[col]
@@ -292,10 +293,10 @@ extension TerminalState {
                 // A never-written blank counts nothing; one an erase wrote
                 // inside a line counts as a space (xterm 379).
                 if (cell.isBlank && !cell.isWrittenBlank) || cell.width == .wideTail { continue }
-                let style = styles[cell.styleKey]
+                let style = tables.style(of: cell)
                 var value =
                     cell.isWrittenBlank
-                    ? 0x20 : cell.isCluster ? Int(clusters[cell.value][0] & 0xFF) : Int(cell.value & 0xFF)
+                    ? 0x20 : cell.isCluster ? Int(tables.clusters[cell.value][0] & 0xFF) : Int(cell.value & 0xFF)
                 // DECSCA protection adds nothing: xterm 379 passes esctest2's
                 // DECSED/DECSEL/DECSERA protection tests, which read protected
                 // cells back by their plain character.

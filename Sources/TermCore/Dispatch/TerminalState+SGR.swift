@@ -35,7 +35,9 @@ extension TerminalState {
         }
         // A short list without colons may have been applied to this pen
         // before (see `SGRTransitions`); a pen its key does not name is not
-        // looked up, as its transitions would be another pen's.
+        // looked up, as its transitions would be another pen's. The keys are
+        // ids of the page the pen is bound to: the cursor's row's.
+        bindPen(toRow: cursor.row)
         let packed =
             colons == 0 && penKeyNamesPen && sgrTransitions.isActive()
             ? sequence.withParameterValues(SGRTransitions.pack) : nil

@@ -19,10 +19,10 @@ extension Terminal {
             var characters: [(scalars: [Unicode.Scalar], at: BufferPoint)] = []
             var current = line
             while true {
-                let (cells, wrapped) = bufferLine(current)
+                let (cells, wrapped, tables) = bufferLine(current)
                 for col in 0..<columns where cells[col].width != .wideTail {
                     var cellText = RowText(capacity: 4)
-                    appendText(of: cells[col], to: &cellText)
+                    appendText(of: cells[col], tables: tables, to: &cellText)
                     var text = cellText.string
                     if !caseSensitive { text = text.lowercased() }
                     characters.append((Array(text.unicodeScalars), BufferPoint(line: current, column: col)))

@@ -47,15 +47,19 @@ extension Terminal {
     public var bufferLineCount: Int { (isAlternateScreen ? 0 : scrollbackCount) + rows }
 
     /// The cells and wrap flag of buffer line `index`.
-    func bufferLine(_ index: Int) -> (cells: UnsafePointer<Cell>, wrapped: Bool) {
+    func bufferLine(_ index: Int) -> (cells: UnsafePointer<Cell>, wrapped: Bool, tables: PageTables) {
         let history = isAlternateScreen ? 0 : scrollbackCount
         if index < history {
+            let primary = state.primary
             return (
-                UnsafePointer(state.primary.historyRow(index)), state.primary.historyFlags(index).contains(.wrapped)
+                UnsafePointer(primary.historyRow(index)), primary.historyFlags(index).contains(.wrapped),
+                primary.tables(ofHistoryLine: index)
             )
         }
         let row = index - history
-        return (state.active.readRow(row), state.active.flags(row).contains(.wrapped))
+        return (
+            state.active.readRow(row), state.active.flags(row).contains(.wrapped), state.active.tables(ofScreenRow: row)
+        )
     }
 
     /// The buffer line of screen row `row`.
@@ -95,12 +99,12 @@ extension Terminal {
         var result = ""
         var pending = RowText(capacity: columns)
         for line in range.start.line...range.end.line {
-            let (cells, wrapped) = bufferLine(line)
+            let (cells, wrapped, tables) = bufferLine(line)
             let first = line == range.start.line ? range.start.column : 0
             let last = line == range.end.line ? range.end.column : columns - 1
             var col = first
             while col <= last {
-                appendText(of: cells[col], to: &pending)
+                appendText(of: cells[col], tables: tables, to: &pending)
                 col += 1
             }
             if line < range.end.line && !wrapped {
@@ -111,10 +115,11 @@ extension Terminal {
         return result + pending.droppingTrailingSpaces()
     }
 
-    /// Appends a cell's characters (see `RowText.append(_:cluster:)`).
+    /// Appends a cell's characters (see `RowText.append(_:cluster:)`);
+    /// `tables` are those of its page.
     @inline(__always)
-    func appendText(of cell: Cell, to text: inout RowText) {
-        text.append(cell) { state.clusters[$0] }
+    func appendText(of cell: Cell, tables: PageTables, to text: inout RowText) {
+        text.append(cell) { tables.clusters[$0] }
     }
 
     /// Characters that belong to a word for double-click selection: letters,
@@ -131,12 +136,17 @@ extension Terminal {
     /// Walks from `point` while cells are word characters, following soft wraps.
     func wordBoundary(from point: BufferPoint, forward: Bool) -> BufferPoint {
         var current = point
-        func cell(at point: BufferPoint) -> Cell {
-            var cell = bufferLine(point.line).cells[point.column]
-            if cell.width == .wideTail && point.column > 0 { cell = bufferLine(point.line).cells[point.column - 1] }
-            return cell
+        func cell(at point: BufferPoint) -> (Cell, ClusterTable) {
+            let line = bufferLine(point.line)
+            var cell = line.cells[point.column]
+            if cell.width == .wideTail && point.column > 0 { cell = line.cells[point.column - 1] }
+            return (cell, line.tables.clusters)
         }
-        guard Self.isWordCharacter(cell(at: current), clusters: state.clusters) else { return current }
+        func isWordCharacter(_ point: BufferPoint) -> Bool {
+            let (cell, clusters) = cell(at: point)
+            return Self.isWordCharacter(cell, clusters: clusters)
+        }
+        guard isWordCharacter(current) else { return current }
         while true {
             var next = current
             if forward {
@@ -156,7 +166,7 @@ extension Terminal {
                     return current
                 }
             }
-            guard Self.isWordCharacter(cell(at: next), clusters: state.clusters) else { return current }
+            guard isWordCharacter(next) else { return current }
             current = next
         }
     }

@@ -79,8 +79,9 @@ extension TerminalState {
         active.setFlags(cursor.row, flags)
         if !size.isEmpty {
             let half = max(1, columns / 2)
+            let blank = eraseCell(row: cursor.row)
             let cells = active.row(cursor.row)
-            Grid.fill(cells + half, with: eraseCell, count: columns - half)
+            Grid.fill(cells + half, with: blank, count: columns - half)
             // A wide character the half cuts keeps its style as a blank, as
             // an overwritten half does (clearWideOverlap).
             if half < columns && cells[half - 1].width == .wide {
@@ -95,7 +96,7 @@ extension TerminalState {
         cursor.pendingWrap = false
         if cursor.row == scrollBottom {
             if scrollTop == 0 && scrollBottom == rows - 1 && !modes.leftRightMargins && !isAlternateScreen {
-                active.scrollWholeScreenUpOneLine(fill: eraseCell)  // the hot case: plain output scrolling
+                active.scrollWholeScreenUpOneLine(fill: eraseFill)  // the hot case: plain output scrolling
             } else if cursorInHorizontalMargins {
                 scrollUp(1)  // outside the left/right margins nothing scrolls (xterm)
             }

@@ -37,18 +37,18 @@ extension TerminalState {
         let left = leftMargin
         let right = rightMargin
         if left == 0 && right == columns - 1 {
-            active.scrollUp(top: top, bottom: bottom, count: count, fill: eraseCell, intoHistory: intoHistory)
+            active.scrollUp(top: top, bottom: bottom, count: count, fill: eraseFill, intoHistory: intoHistory)
             return
         }
         let count = min(count, bottom - top + 1)
         guard count > 0 else { return }
         let width = right - left + 1
         for row in top...bottom {
-            let destination = active.row(row) + left
             if row + count <= bottom {
-                destination.update(from: active.readRow(row + count) + left, count: width)
+                copyCells(fromRow: row + count, toRow: row, column: left, count: width)
             } else {
-                Grid.fill(destination, with: eraseCell, count: width)
+                let blank = eraseCell(row: row)
+                Grid.fill(active.row(row) + left, with: blank, count: width)
             }
             repairWideEdges(row: row, left: left, right: right)
         }
@@ -58,21 +58,33 @@ extension TerminalState {
         let left = leftMargin
         let right = rightMargin
         if left == 0 && right == columns - 1 {
-            active.scrollDown(top: top, bottom: bottom, count: count, fill: eraseCell)
+            active.scrollDown(top: top, bottom: bottom, count: count, fill: eraseFill)
             return
         }
         let count = min(count, bottom - top + 1)
         guard count > 0 else { return }
         let width = right - left + 1
         for row in stride(from: bottom, through: top, by: -1) {
-            let destination = active.row(row) + left
             if row - count >= top {
-                destination.update(from: active.readRow(row - count) + left, count: width)
+                copyCells(fromRow: row - count, toRow: row, column: left, count: width)
             } else {
-                Grid.fill(destination, with: eraseCell, count: width)
+                let blank = eraseCell(row: row)
+                Grid.fill(active.row(row) + left, with: blank, count: width)
             }
             repairWideEdges(row: row, left: left, right: right)
         }
+    }
+
+    /// Copies `count` cells from column `column` of active screen row
+    /// `source` to the same columns of row `target`, their ids made those of
+    /// the target row's page.
+    mutating func copyCells(fromRow source: Int, toRow target: Int, column: Int, count: Int) {
+        let sourcePage = active.page(ofScreenRow: source)
+        let tables = active.pages[sourcePage]
+        let page = active.page(ofScreenRow: target)
+        active.copyCells(
+            active.readRow(source) + column, tables: tables, sourcePage: sourcePage, to: active.row(target) + column,
+            page: page, count: count)
     }
 
     /// After cells moved between columns `left` and `right`, a wide character
@@ -108,6 +120,8 @@ extension TerminalState {
         keepProtected: Bool = false
     ) {
         guard start < end else { return }
+        let erased = eraseCell(row: rowIndex)
+        let writtenBlank = writtenBlank(row: rowIndex)
         let row = active.row(rowIndex)
         var first = start
         var last = end
@@ -115,11 +129,11 @@ extension TerminalState {
         if row[last - 1].width == .wide && last < columns { last += 1 }
         // A selective erase writes its blanks whatever the range, as xterm
         // 379 reads them back (esctest2 DECSED 0 and DECSEL 2 with protection).
-        let blank = written || selective ? Cell.writtenBlank(style: eraseKey) : eraseCell
+        let blank = written || selective ? writtenBlank : erased
         if keepProtected {
             var lastProtected = first - 1
             for col in first..<last where row[col].isProtected { lastProtected = col }
-            let inside = Cell.writtenBlank(style: eraseKey)
+            let inside = writtenBlank
             for col in first..<last where !row[col].isProtected { row[col] = col < lastProtected ? inside : blank }
         } else {
             Grid.fill(row + first, with: blank, count: last - first)
@@ -188,6 +202,7 @@ extension TerminalState {
     /// cells up to `right` (inclusive) right; cells pushed past `right` are
     /// lost.
     mutating func insertCells(row rowIndex: Int, at col: Int, count: Int, right: Int) {
+        let blank = writtenBlank(row: rowIndex)
         let row = active.row(rowIndex)
         let count = min(count, right - col + 1)
         guard count > 0 else { return }
@@ -204,13 +219,14 @@ extension TerminalState {
             row[right + 1] = Cell.blank(style: row[right + 1].styleKey)
         }
         if keep > 0 { (row + col + count).update(from: row + col, count: keep) }
-        Grid.fill(row + col, with: Cell.writtenBlank(style: eraseKey), count: count)
+        Grid.fill(row + col, with: blank, count: count)
         active.setFlags(rowIndex, active.flags(rowIndex).subtracting(.wrapped))
     }
 
     /// Deletes `count` cells at `col` of a row, shifting the cells up to
     /// `right` left and blanking those that enter at `right`.
     mutating func deleteCells(row rowIndex: Int, at col: Int, count: Int, right: Int) {
+        let blank = eraseCell(row: rowIndex)
         let row = active.row(rowIndex)
         let count = min(count, right - col + 1)
         guard count > 0 else { return }
@@ -226,7 +242,7 @@ extension TerminalState {
             row[right + 1] = Cell.blank(style: row[right + 1].styleKey)
         }
         if keep > 0 { (row + col).update(from: row + col + count, count: keep) }
-        Grid.fill(row + col + keep, with: eraseCell, count: count)
+        Grid.fill(row + col + keep, with: blank, count: count)
         active.setFlags(rowIndex, active.flags(rowIndex).subtracting(.wrapped))
     }
 
@@ -306,7 +322,7 @@ extension TerminalState {
     /// cursor (DEC STD 070, screen alignment).
     mutating func screenAlignment() {
         let filled = Cell(scalar: UInt32(UInt8(ascii: "E")), width: .narrow, style: .default)
-        for row in 0..<rows { active.clearRow(row, with: filled) }
+        for row in 0..<rows { active.clearRow(row, with: BlankFill(style: Style(), sharedCell: filled)) }
         scrollTop = 0
         scrollBottom = rows - 1
         marginLeft = 0
@@ -349,13 +365,13 @@ extension TerminalState {
                 let area = rectangle(sequence, from: 1)
             else { return }
             let content = character < 127 ? charsets.designations[charsets.gl].map(UInt8(character)) : UInt32(character)
-            // The erase style first: interning it can compact the style
-            // table, which renumbers the pen.
-            _ = eraseKey
-            var cell = Cell(content: content, style: penKey, linkID: 0)
-            if protectedPen { cell.content |= Cell.protectedFlag }
             for row in area.top...area.bottom {
+                // The erase first: interning its style can compact the
+                // page's table, which renumbers the pen.
                 eraseCells(row: row, from: area.left, to: area.right + 1)
+                bindPen(toRow: row)
+                var cell = Cell(content: content, style: penKey, linkID: 0)
+                if protectedPen { cell.content |= Cell.protectedFlag }
                 Grid.fill(active.row(row) + area.left, with: cell, count: area.right - area.left + 1)
             }
         case UInt8(ascii: "z"), UInt8(ascii: "{"):  // DECERA, DECSERA: Pt ; Pl ; Pb ; Pr
@@ -386,15 +402,25 @@ extension TerminalState {
         guard top < rows && left < columns else { return }
         let height = min(source.bottom - source.top + 1, rows - top)
         let width = min(source.right - source.left + 1, columns - left)
+        // Read whole first (the areas may overlap), each row with its page's
+        // tables as they are now: writing can compact a page's tables.
         var copied: [Cell] = []
         copied.reserveCapacity(height * width)
+        var sources: [(page: Int, tables: PageTables)] = []
+        sources.reserveCapacity(height)
         for row in 0..<height {
             let cells = active.readRow(source.top + row)
             for col in 0..<width { copied.append(cells[source.left + col]) }
+            let page = active.page(ofScreenRow: source.top + row)
+            sources.append((page, active.pages[page]))
         }
         for row in 0..<height {
-            let cells = active.row(top + row)
-            for col in 0..<width { cells[left + col] = copied[row * width + col] }
+            let page = active.page(ofScreenRow: top + row)
+            copied.withUnsafeBufferPointer { buffer in
+                active.copyCells(
+                    buffer.baseAddress! + row * width, tables: sources[row].tables, sourcePage: sources[row].page,
+                    to: active.row(top + row) + left, page: page, count: width)
+            }
             repairWideEdges(row: top + row, left: left, right: left + width - 1)
         }
     }

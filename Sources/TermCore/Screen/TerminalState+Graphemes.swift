@@ -19,19 +19,20 @@ extension TerminalState {
         }
         let cell = row[col]
         return cell.isCluster
-            ? GraphemeBreak.continues(clusters[cell.value], with: scalar)
+            ? GraphemeBreak.continues(clusterScalars(cell.value, row: cursor.row), with: scalar)
             : GraphemeBreak.continues(CollectionOfOne(cell.value), with: scalar)
     }
 
     /// Adds `scalar` to the cluster before the cursor, widening it to two
     /// cells (wrapping it whole when it no longer fits) or narrowing it to one.
     mutating func extendPreviousCluster(_ scalar: UInt32) {
-        guard let (row, col) = previousCharacterCell(), let id = clusterID(extending: row[col], with: scalar) else {
-            return
-        }
+        let page = active.page(ofScreenRow: cursor.row)
+        guard let (row, col) = previousCharacterCell(),
+            let id = clusterID(extending: row[col], with: scalar, page: page)
+        else { return }
         let content = Cell.clusterFlag | id
         let oldWidth = row[col].width == .wide ? 2 : 1
-        let newWidth = GraphemeBreak.width(of: clusters[id])
+        let newWidth = GraphemeBreak.width(of: active.pages[page].clusters[id])
         row[col].setCluster(id)
         lastGraphic = (content, newWidth)
         if newWidth == oldWidth { return }
@@ -53,12 +54,14 @@ extension TerminalState {
             } else {
                 // It no longer fits in the last column: it moves to the next
                 // row whole, as a wide character printed there would, with
-                // its own style and link. The style is held as a value and
-                // made the pen for the move: the wrap can compact the style
-                // table, which renumbers every id but re-interns the pen.
-                let style = styles[row[col].styleKey]
-                let link = row[col].linkID
-                row[col] = Cell(scalar: 0, width: .wrapSpacer, style: eraseKey)
+                // its own style and link. Both are held as values and made
+                // the pen for the move: the next row can lie in another page,
+                // and the wrap can compact a page's tables.
+                let tables = active.pages[page]
+                let style = tables.style(of: row[col])
+                let link = row[col].linkID == 0 ? nil : tables.links.storedKey(row[col].linkID)
+                let spacer = Cell(scalar: 0, width: .wrapSpacer, style: eraseKey(page: page))
+                row[col] = spacer
                 cursor.col = col
                 cursor.pendingWrap = false
                 if modes.autowrap {
@@ -66,12 +69,12 @@ extension TerminalState {
                 } else {
                     cursor.col = max(0, edge - 1)
                 }
-                let (savedPen, savedLink) = (pen, penLink)
+                let (savedPen, savedTarget) = (pen, penTarget)
                 setPen(style)
-                penLink = link
-                printCharacter(content, width: 2)
+                setPenTarget(link)
+                printCharacter(content, width: 2, clusterPage: page)
                 setPen(savedPen)
-                penLink = savedLink
+                setPenTarget(savedTarget)
             }
         } else {
             // Narrowed (VS15): the right half becomes a blank and the cursor

@@ -16,10 +16,11 @@ extension TerminalState {
         let count = bytes.count
         while index < count {
             // The pen's cell word is read after the wrap, per row: a wrap can
-            // scroll, intern the erase style, and so compact the style table
-            // and renumber the pen.
+            // scroll into another page, or intern the erase style and so
+            // compact a page's table and renumber the pen.
             if cursor.pendingWrap { wrapToNextLine() }
-            let (row, flags) = active.rowAndFlags(cursor.row)
+            let (row, flags, page) = active.rowAndFlags(cursor.row)
+            bindPen(toPage: page)
             let edge = rightEdge(rowFlags: flags)
             // A cursor restored onto a row made double width since can lie
             // past the row's last usable column.
@@ -52,16 +53,14 @@ extension TerminalState {
         // The same conditions as `lineFeed`'s whole-screen scroll, and
         // `printASCII`'s for storing a run: the CR LF before has already
         // cancelled any pending wrap and REP's character.
+        // The rows it writes lie in any page: only a pen and an erase blank
+        // that name no table entry (the same in every page) are stored here.
+        let fill = eraseFill
         guard
             cursor.row == rows &- 1 && cursor.col == 0 && scrollTop == 0 && scrollBottom == rows &- 1
                 && !modes.leftRightMargins && !isAlternateScreen && charsets.isPlainASCII && !modes.insert
-                && !protectedPen && !active.mayHoldDoubleSizeRows && cachedEraseKey != nil
+                && !protectedPen && !active.mayHoldDoubleSizeRows && fill.sharedCell != nil && penIsShared
         else { return }
-        // With its key cached the erase cell is only read: interning it here,
-        // before any line is taken, would add a style (and perhaps compact
-        // the table) where the usual calls, which intern it at the first
-        // scroll, may add none.
-        let fill = eraseCell
         let cellBits = penCellBits
         let columns = self.columns
         // A local copy for the loop, written back after it (8 fewer
@@ -117,7 +116,8 @@ extension TerminalState {
     @inline(__always)
     mutating func printSingleASCII(_ byte: UInt8) -> Bool {
         guard !cursor.pendingWrap else { return false }
-        let (row, flags) = active.rowAndFlags(cursor.row)
+        let (row, flags, page) = active.rowAndFlags(cursor.row)
+        bindPen(toPage: page)
         let edge = rightEdge(rowFlags: flags)
         let col = cursor.col
         guard col <= edge && row[col].width == .narrow else { return false }
@@ -236,7 +236,8 @@ extension TerminalState {
     ///   or protected pen.
     @inline(__always)
     mutating func printRowOfScalars(_ base: UnsafePointer<UInt32>, from start: Int, count: Int) -> Int {
-        let (row, flags) = active.rowAndFlags(cursor.row)
+        let (row, flags, page) = active.rowAndFlags(cursor.row)
+        bindPen(toPage: page)
         let edge = rightEdge(rowFlags: flags)
         let widths = widths
         let cellBits = penCellBits
@@ -271,7 +272,7 @@ extension TerminalState {
                 // `clusterID` keeps and renumbers the cluster `lastGraphic`
                 // names.
                 if lastColumn >= 0 { lastGraphic = Self.graphic(row[lastColumn]) }
-                if let id = clusterID(extending: row[target], with: scalar) {
+                if let id = clusterID(extending: row[target], with: scalar, page: page) {
                     row[target].setCluster(id)
                     lastColumn = target
                 }
@@ -329,8 +330,13 @@ extension TerminalState {
         (cell.content & (Cell.valueMask | Cell.clusterFlag), cell.width == .wide ? 2 : 1)
     }
 
-    /// Places one character (a scalar or a cluster content word) at the cursor.
-    mutating func printCharacter(_ content: UInt32, width: Int) {
+    /// Places one character (a scalar or a cluster content word) at the
+    /// cursor. A cluster's id is one of page `clusterPage` (by default the
+    /// page of the cursor's row as the call starts), interned again in the
+    /// page of the row it lands on when that is another.
+    mutating func printCharacter(_ content: UInt32, width: Int, clusterPage: Int? = nil) {
+        let sourcePage =
+            content & Cell.clusterFlag != 0 ? clusterPage ?? active.page(ofScreenRow: cursor.row) : -1
         if cursor.pendingWrap { wrapToNextLine() }
         var edge = rightEdge
         if cursor.col > edge { cursor.col = edge }
@@ -338,9 +344,11 @@ extension TerminalState {
             if cursor.col >= edge {
                 if modes.autowrap && edge > leftMargin {
                     // It does not fit: leave a spacer and wrap (xterm, Ghostty).
+                    let spacer = Cell(
+                        scalar: 0, width: .wrapSpacer, style: eraseKey(page: active.page(ofScreenRow: cursor.row)))
                     let row = active.row(cursor.row)
                     clearWideOverlap(row, from: cursor.col, count: 1)
-                    row[cursor.col] = Cell(scalar: 0, width: .wrapSpacer, style: eraseKey)
+                    row[cursor.col] = spacer
                     wrapToNextLine()
                     edge = rightEdge
                 } else {
@@ -356,12 +364,20 @@ extension TerminalState {
             }
         }
         if modes.insert { insertBlankCells(width) }
+        var content = content
+        let page = active.page(ofScreenRow: cursor.row)
+        if sourcePage >= 0 && sourcePage != page {
+            let scalars = active.pages[sourcePage].clusters[content & Cell.valueMask]
+            content = active.clusterID(for: scalars, page: page).map { Cell.clusterFlag | $0 } ?? scalars[0]
+        }
+        bindPen(toPage: page)
         placeCharacter(
             content, width: width, in: active.row(cursor.row), at: cursor.col, edge: edge, protected: protectedPen)
     }
 
     /// Stores a character that fits at `col` of `row` (one cell, or two for a
-    /// wide one) with the pen, and moves the cursor past it. `protected` is
+    /// wide one) with the pen, and moves the cursor past it. The pen is bound
+    /// to the row's page (`bindPen(toRow:)`). `protected` is
     /// the pen's DECSCA state, passed in so that a caller that knows it is
     /// off does not test it per character.
     @inline(__always)
@@ -459,9 +475,9 @@ extension TerminalState {
     /// Adds a zero-width scalar (combining mark, ZWJ, variation selector) to
     /// the character before the cursor, as xterm does.
     mutating func attachToPreviousCell(_ scalar: UInt32) {
-        guard let (row, col) = previousCharacterCell(), let id = clusterID(extending: row[col], with: scalar) else {
-            return
-        }
+        guard let (row, col) = previousCharacterCell(),
+            let id = clusterID(extending: row[col], with: scalar, page: active.page(ofScreenRow: cursor.row))
+        else { return }
         row[col].setCluster(id)
         lastGraphic = Self.graphic(row[col])
     }
@@ -493,35 +509,63 @@ extension TerminalState {
     /// The cache probe is inlined (a hit is most marks; measured on the
     /// unicode corpus: called, about 51 instructions a mark, inlined about
     /// 22).
+    /// `page` is the page of the row that holds `cell`, whose ids the cache
+    /// then holds.
     @inline(__always)
-    mutating func clusterID(extending cell: Cell, with scalar: UInt32) -> UInt32? {
+    mutating func clusterID(extending cell: Cell, with scalar: UInt32, page: Int) -> UInt32? {
+        if page != clusterCachePage || active.compactionCount != clusterCacheCompactions {
+            clusterExtensions.removeAll()
+            clusterCachePage = page
+            clusterCacheCompactions = active.compactionCount
+        }
         let cacheKey = UInt64(cell.content & (Cell.valueMask | Cell.clusterFlag)) << 32 | UInt64(scalar)
         if let id = clusterExtensions.id(for: cacheKey) { return id }
-        return newClusterID(extending: cell, with: scalar, cacheKey: cacheKey)
+        return newClusterID(extending: cell, with: scalar, page: page, cacheKey: cacheKey)
     }
 
     /// `clusterID(extending:with:)` on a cache miss: interns the cluster and
     /// caches it under `cacheKey`.
     @inline(never)
-    mutating func newClusterID(extending cell: Cell, with scalar: UInt32, cacheKey: UInt64) -> UInt32? {
-        var scalars = cell.isCluster ? clusters[cell.value] : [cell.value]
+    mutating func newClusterID(extending cell: Cell, with scalar: UInt32, page: Int, cacheKey: UInt64) -> UInt32? {
+        var scalars = cell.isCluster ? active.pages[page].clusters[cell.value] : [cell.value]
         guard scalars.count < ClusterTable.maxScalars else {
             counters.droppedCombiningMarks += 1
             return nil
         }
         scalars.append(scalar)
-        guard let id = clusterID(for: scalars) else {
+        let compactions = active.compactionCount
+        guard let id = active.clusterID(for: scalars, page: page) else {
             counters.droppedCombiningMarks += 1
             return nil
         }
-        clusterExtensions.insert(id, for: cacheKey)
+        // A compaction renumbered the clusters the cache names (and the
+        // cell's own id, which `cacheKey` holds): it starts afresh.
+        if active.compactionCount != compactions {
+            clusterExtensions.removeAll()
+            clusterCacheCompactions = active.compactionCount
+        } else {
+            clusterExtensions.insert(id, for: cacheKey)
+        }
         return id
     }
 
     /// REP (CSI Ps b): the last graphic character again, `count` times.
     /// Parameters saturate at 65,535, which bounds the work.
+    ///
+    /// A cluster's id is one of the page of the cursor's row, where it was
+    /// printed just before (any other action ends REP's state); it is held
+    /// by its scalars and interned again in each row's page.
     mutating func repeatLastCharacter(_ count: Int) {
         guard let (content, width) = lastGraphic else { return }
-        for _ in 0..<count { printCharacter(content, width: width) }
+        guard content & Cell.clusterFlag != 0 else {
+            for _ in 0..<count { printCharacter(content, width: width) }
+            return
+        }
+        let scalars = clusterScalars(content & Cell.valueMask, row: cursor.row)
+        for _ in 0..<count {
+            if cursor.pendingWrap { wrapToNextLine() }
+            guard let id = clusterID(for: scalars, row: cursor.row) else { return }
+            printCharacter(Cell.clusterFlag | id, width: width)
+        }
     }
 }

@@ -6,15 +6,17 @@
 // `vterm_screen_enable_reflow`.
 
 extension TerminalState {
-    /// One logical line: the characters of rows joined by soft wraps.
+    /// One logical line: the characters of rows joined by soft wraps, each
+    /// with the old page its ids are from.
     private struct LogicalLine {
-        var characters: [(cell: Cell, width: Int)] = []
+        var characters: [(cell: Cell, width: Int, page: Int32)] = []
         var mark: SemanticMark?
     }
 
     /// A row of the resized primary screen or its scrollback, before it is
-    /// placed into the new grid.
-    private typealias PhysicalRow = (cells: [Cell], flags: RowFlags, mark: SemanticMark?)
+    /// placed into the new grid: its cells, and for each the page of the old
+    /// grid whose ids it names (`place` interns them in the new pages).
+    private typealias PhysicalRow = (cells: [Cell], pages: [Int32], flags: RowFlags, mark: SemanticMark?)
 
     /// Resizes both screens. The primary screen reflows; lines leave for the
     /// scrollback when rows shrink and come back when rows grow; the cursor
@@ -37,6 +39,11 @@ extension TerminalState {
             : cutPrimary(columns: newColumns, rows: newRows, cursor: &primaryCursor)
         var alternateCursor = (wasAlternate ? cursor : Cursor()).clamped(rows: rows, columns: columns)
         let newAlternate = resizeAlternate(columns: newColumns, rows: newRows, cursor: &alternateCursor)
+        for grid in [active, inactive] {  // the compactions of the grids replaced
+            counters.styleCompactions += grid.styleCompactions
+            counters.hyperlinkCompactions += grid.linkCompactions
+            counters.clusterCompactions += grid.clusterCompactions
+        }
         active = wasAlternate ? newAlternate : newPrimary
         inactive = wasAlternate ? newPrimary : newAlternate
         columns = newColumns
@@ -63,8 +70,10 @@ extension TerminalState {
         tabStops = Self.defaultTabStops(columns: columns)
         for col in 0..<min(oldStops.count, columns) { tabStops[col] = oldStops[col] }
         // Both grids are new: rows copied from the old ones (snapshot caches,
-        // keyed by slot and change stamp) no longer describe anything.
+        // keyed by slot and change stamp) no longer describe anything, and
+        // the pen's ids were those of an old page.
         gridEpoch &+= 1
+        unbindPen()
         assert(invariantViolations().isEmpty, "after a resize: \(invariantViolations())")
     }
 
@@ -87,6 +96,8 @@ extension TerminalState {
             let cells = isScreen ? old.readRow(index - old.historyCount) : UnsafePointer(old.historyRow(index))
             let flags = isScreen ? old.flags(index - old.historyCount) : old.historyFlags(index)
             let mark = isScreen ? old.mark(index - old.historyCount) : old.historyMark(index)
+            let page = isScreen ? old.page(ofScreenRow: index - old.historyCount) : old.page(ofHistoryLine: index)
+            let sourcePage = Int32(page)
             if index == old.historyCount {
                 screenTopLine = lines.count
                 screenTopOffset = columnsBefore
@@ -108,8 +119,8 @@ extension TerminalState {
             for col in 0..<end {
                 switch cells[col].width {
                 case .wideTail, .wrapSpacer: continue
-                case .wide: current.characters.append((cells[col], 2))
-                case .narrow: current.characters.append((cells[col], 1))
+                case .wide: current.characters.append((cells[col], 2, sourcePage))
+                case .narrow: current.characters.append((cells[col], 1, sourcePage))
                 }
             }
             columnsBefore += wrapped ? columns - trailingSpacer(cells) : end
@@ -130,6 +141,8 @@ extension TerminalState {
         for (lineIndex, line) in lines.enumerated() {
             var row: [Cell] = []
             row.reserveCapacity(newColumns)
+            var rowPages: [Int32] = []
+            rowPages.reserveCapacity(newColumns)
             var rowsOfLine = 0
             var column = 0  // columns consumed in the logical line
             var placedCursor = lineIndex != cursorLine
@@ -139,12 +152,14 @@ extension TerminalState {
                 placedTop = true
             }
             func flush(wrapped: Bool) {
+                rowPages += [Int32](repeating: 0, count: newColumns - row.count)
                 row += [Cell](repeating: .empty, count: newColumns - row.count)
-                physical.append((row, wrapped ? .wrapped : [], rowsOfLine == 0 ? line.mark : nil))
+                physical.append((row, rowPages, wrapped ? .wrapped : [], rowsOfLine == 0 ? line.mark : nil))
                 rowsOfLine += 1
                 row.removeAll(keepingCapacity: true)
+                rowPages.removeAll(keepingCapacity: true)
             }
-            for (cell, width) in line.characters {
+            for (cell, width, page) in line.characters {
                 if !placedTop && column >= screenTopOffset {
                     newScreenTop = physical.count + (row.count + width > newColumns ? 1 : 0)
                     placedTop = true
@@ -157,6 +172,7 @@ extension TerminalState {
                 if row.count + width > newColumns {
                     if width == 2 && row.count == newColumns - 1 {
                         row.append(Cell(scalar: 0, width: .wrapSpacer, style: .default))
+                        rowPages.append(0)
                     }
                     flush(wrapped: true)
                     if placedCursor && newCursorRow == physical.count - 1 && newCursorCol >= newColumns - 1 {
@@ -165,20 +181,23 @@ extension TerminalState {
                         newCursorCol = 0
                     }
                 }
-                if newColumns < 2 && !fitsOneColumn(cell, width: width) {
+                if newColumns < 2 && !fitsOneColumn(cell, width: width, tables: old.pages[Int(page)]) {
                     // A character that cannot be shown goes, as printing
                     // drops it; a blank keeps its place, plain.
                     guard cell.isBlank else { continue }
                     row.append(.empty)
+                    rowPages.append(0)
                     column += width
                     continue
                 }
                 row.append(cell)
+                rowPages.append(page)
                 if width == 2 {
                     var tail = Cell(scalar: 0, width: .wideTail, style: cell.styleKey)
                     tail.linkID = cell.linkID
                     if cell.isProtected { tail.content |= Cell.protectedFlag }
                     row.append(tail)
+                    rowPages.append(page)
                 }
                 column += width
             }
@@ -193,7 +212,10 @@ extension TerminalState {
             }
             flush(wrapped: false)
         }
-        if physical.isEmpty { physical.append(([Cell](repeating: .empty, count: newColumns), [], nil)) }
+        if physical.isEmpty {
+            physical.append(
+                ([Cell](repeating: .empty, count: newColumns), [Int32](repeating: 0, count: newColumns), [], nil))
+        }
         // 3. Place the rows on the new screen and in the scrollback.
         cursor = Cursor(row: newCursorRow, col: newCursorCol, pendingWrap: newPendingWrap)
         return place(physical, screenTop: newScreenTop, columns: newColumns, rows: newRows, cursor: &cursor)
@@ -217,9 +239,11 @@ extension TerminalState {
             let cells = isScreen ? old.readRow(index - old.historyCount) : UnsafePointer(old.historyRow(index))
             var flags = isScreen ? old.flags(index - old.historyCount) : old.historyFlags(index)
             let mark = isScreen ? old.mark(index - old.historyCount) : old.historyMark(index)
+            let page = isScreen ? old.page(ofScreenRow: index - old.historyCount) : old.page(ofHistoryLine: index)
             var row = [Cell](repeating: .empty, count: newColumns)
             for col in 0..<width { row[col] = cells[col] }
-            if newColumns == 1 && !fitsOneColumn(row[0], width: row[0].width == .wide ? 2 : 1) {
+            let tables = old.pages[page]
+            if newColumns == 1 && !fitsOneColumn(row[0], width: row[0].width == .wide ? 2 : 1, tables: tables) {
                 row[0] = .empty
             } else if width < columns && row[width - 1].width == .wide {
                 // A wide character cut at the new edge is blanked.
@@ -234,7 +258,7 @@ extension TerminalState {
                 // joining the two would lose or invent text.
                 flags.remove(.wrapped)
             }
-            physical.append((row, flags, mark))
+            physical.append((row, [Int32](repeating: Int32(page), count: newColumns), flags, mark))
         }
         cursor.keepColumnAfterCut(columns: newColumns)
         cursor.row += old.historyCount
@@ -265,19 +289,20 @@ extension TerminalState {
         screenStart = max(0, min(screenStart, newCursorRow))
         let historyCount = min(screenStart, old.scrollbackLimit)
         let historyStart = screenStart - historyCount
-        var grid = Grid(columns: newColumns, rows: newRows, scrollbackLimit: old.scrollbackLimit)
+        var grid = Grid(
+            columns: newColumns, rows: newRows, scrollbackLimit: old.scrollbackLimit, rowsPerPage: rowsPerPage)
         grid.setHistoryCount(historyCount)
         for index in 0..<historyCount {
             let source = physical[historyStart + index]
-            source.cells.withUnsafeBufferPointer {
-                grid.historyRow(index).update(from: $0.baseAddress!, count: newColumns)
-            }
+            let page = grid.page(ofHistoryLine: index)
+            Self.copy(source, from: old, into: &grid, at: grid.historyRow(index), page: page)
             grid.setHistoryFlags(index, source.flags)
             grid.setHistoryMark(index, source.mark)
         }
         for row in 0..<newRows where screenStart + row < physical.count {
             let source = physical[screenStart + row]
-            source.cells.withUnsafeBufferPointer { grid.row(row).update(from: $0.baseAddress!, count: newColumns) }
+            let page = grid.page(ofScreenRow: row)
+            Self.copy(source, from: old, into: &grid, at: grid.row(row), page: page)
             grid.setFlags(row, source.flags)
             grid.setMark(row, source.mark)
         }
@@ -299,6 +324,20 @@ extension TerminalState {
         return grid
     }
 
+    /// Stores `source`'s cells, whose ids are those of `old`'s pages, at
+    /// `destination` in page `page` of `grid`: cells naming no table entry
+    /// as they are, the others interned there.
+    private static func copy(
+        _ source: PhysicalRow, from old: Grid, into grid: inout Grid, at destination: UnsafeMutablePointer<Cell>,
+        page: Int
+    ) {
+        for (col, cell) in source.cells.enumerated() {
+            destination[col] =
+                PageTables.namesEntries(cell)
+                ? grid.translated(cell, from: old.pages[Int(source.pages[col])], sourcePage: -1, toPage: page) : cell
+        }
+    }
+
     /// The last primary row a resize keeps: the last one with content, or the
     /// cursor's row when that is lower. Blank rows below go first when rows
     /// shrink.
@@ -313,13 +352,24 @@ extension TerminalState {
     /// rows shrink below the cursor, the top rows go so the cursor stays.
     private func resizeAlternate(columns newColumns: Int, rows newRows: Int, cursor: inout Cursor) -> Grid {
         let old = inactive  // `resize` swapped the primary into `active`
-        let grid = Grid(columns: newColumns, rows: newRows, scrollbackLimit: 0)
+        var grid = Grid(columns: newColumns, rows: newRows, scrollbackLimit: 0, rowsPerPage: rowsPerPage)
         let shift = max(0, cursor.row - (newRows - 1))
         let width = min(columns, newColumns)
         for row in 0..<newRows where row + shift < rows {
+            let sourcePage = old.page(ofScreenRow: row + shift)
+            let tables = old.pages[sourcePage]
             let destination = grid.row(row)
-            destination.update(from: old.readRow(row + shift), count: width)
-            if newColumns == 1 && !fitsOneColumn(destination[0], width: destination[0].width == .wide ? 2 : 1) {
+            let source = old.readRow(row + shift)
+            let page = grid.page(ofScreenRow: row)
+            for col in 0..<width {
+                destination[col] =
+                    PageTables.namesEntries(source[col])
+                    ? grid.translated(source[col], from: tables, sourcePage: -1, toPage: page) : source[col]
+            }
+            if newColumns == 1
+                && !fitsOneColumn(
+                    destination[0], width: destination[0].width == .wide ? 2 : 1, tables: grid.pages[page])
+            {
                 destination[0] = .empty
             } else if width < columns && destination[width - 1].width == .wide {
                 // A wide character cut at the new edge is blanked.
@@ -351,13 +401,14 @@ extension TerminalState {
     /// there (printing drops a wide base before its selector comes), so a
     /// resize into one column leaves a plain blank instead: no screen holds
     /// a cell that nothing written into it could make.
-    func fitsOneColumn(_ cell: Cell, width: Int) -> Bool {
+    /// `tables` are those of the cell's page.
+    func fitsOneColumn(_ cell: Cell, width: Int, tables: PageTables) -> Bool {
         guard width == 1 else { return false }
         if cell.isBlank {
-            let style = styles[cell.styleKey]
+            let style = tables.style(of: cell)
             return style == Style(background: style.background)
         }
-        guard cell.isCluster, let first = clusters[cell.value].first else { return true }
+        guard cell.isCluster, let first = tables.clusters[cell.value].first else { return true }
         return widths.width(of: first) < 2
     }
 }

@@ -64,10 +64,16 @@ struct TerminalState {
 
     var cursor = Cursor()
     var pen = Style()
-    /// Style key of `pen`.
+    /// The page of the active grid whose ids `penKey`, `penLink` and
+    /// `cachedEraseKey` are (-1: none yet), and the grid's compactions when
+    /// they were taken (TerminalState+Tables.swift, `bindPen(toRow:)`).
+    var boundPage = -1
+    var boundCompactions = 0
+    /// Style key of `pen` in the bound page.
     var penKey = StyleKey.default { didSet { penCellBits = Cell(content: 0, style: penKey, linkID: penLink).bits } }
-    /// Style key of the blank an erase leaves (`pen.erased`), or nil when the
-    /// background changed since it was last needed (see `eraseKey`).
+    /// Style key of the blank an erase leaves (`pen.erased`) in the bound
+    /// page, or nil when the background or the page changed since it was
+    /// last needed (see `eraseKey`).
     var cachedEraseKey: StyleKey? = .default
     /// DECSCA or SPA: characters printed now are protected (from which
     /// erases, `protectionMode` says).
@@ -91,16 +97,20 @@ struct TerminalState {
     var savedPrimary: SavedCursor?
     var savedAlternate: SavedCursor?
 
-    var styles = StyleTable()
     var sgrTransitions = SGRTransitions()
-    var clusters = ClusterTable()
     /// Cluster extensions seen before, so a repeated "e" + U+0301 costs no
-    /// array or hash of arrays. Cleared on cluster compaction.
+    /// array or hash of arrays. The ids are those of page
+    /// `clusterCachePage` as it was after `clusterCacheCompactions`
+    /// compactions of the grid; cleared when either changes.
     var clusterExtensions = ClusterExtensionCache()
+    var clusterCachePage = -1
+    var clusterCacheCompactions = 0
     /// Display widths (a reference to the shared table).
     let widths = UnicodeWidth.shared
-    var hyperlinks = HyperlinkTable()
-    /// The OSC 8 link printed characters get (0 = none).
+    /// The OSC 8 link printed characters get, by its bytes
+    /// (``HyperlinkTable/key(uri:linkID:)``), or nil for none.
+    var penTarget: [UInt8]?
+    /// The id of `penTarget` in the bound page (0 = none).
     var penLink: UInt16 = 0 { didSet { penCellBits = Cell(content: 0, style: penKey, linkID: penLink).bits } }
     /// A cell of the pen's style and link with no content, as a word: a
     /// printed ASCII character's cell is this with the byte in the low bits.
@@ -125,8 +135,8 @@ struct TerminalState {
     /// stamps start afresh in a new grid, so copies of rows made before
     /// (snapshot caches) are stale.
     var gridEpoch = 0
-    /// Counts compactions of the side tables: ids in stored cells changed, so
-    /// copies of rows made before (snapshot caches) are stale.
+    /// Changes whenever the pen's keys stop being ids of the page they were
+    /// (a new binding, a compaction): SGR transitions stored before are stale.
     var tablesEpoch = 0
 
     /// Bytes to write back to the program (replies to queries), and events for
@@ -155,11 +165,16 @@ struct TerminalState {
     /// An open DCS whose data the terminal collects (DECRQSS), bounded.
     var dcsRequest: DCSRequest?
 
-    init(columns: Int, rows: Int, scrollback: Int) {
+    /// Rows per page of the grids (Grid+Pages.swift), nil for the default;
+    /// tests set a small one to put page boundaries everywhere.
+    let rowsPerPage: Int?
+
+    init(columns: Int, rows: Int, scrollback: Int, rowsPerPage: Int? = nil) {
         self.columns = columns
         self.rows = rows
-        active = Grid(columns: columns, rows: rows, scrollbackLimit: scrollback)
-        inactive = Grid(columns: columns, rows: rows, scrollbackLimit: 0)
+        self.rowsPerPage = rowsPerPage
+        active = Grid(columns: columns, rows: rows, scrollbackLimit: scrollback, rowsPerPage: rowsPerPage)
+        inactive = Grid(columns: columns, rows: rows, scrollbackLimit: 0, rowsPerPage: rowsPerPage)
         scrollBottom = rows - 1
         marginRight = columns - 1
         tabStops = Self.defaultTabStops(columns: columns)
@@ -173,18 +188,34 @@ struct TerminalState {
     /// The primary screen's grid, whichever is active.
     var primary: Grid { isAlternateScreen ? inactive : active }
 
-    /// The style key of a blank as erase leaves it, interned on first use
-    /// after a background change: colour-heavy output changes the background
-    /// far more often than it erases, and each interned style costs memory.
-    var eraseKey: StyleKey {
-        mutating get {
-            if let key = cachedEraseKey { return key }
-            let key = styleKey(for: pen.erased)
-            cachedEraseKey = key
-            return key
+    /// The style key of a blank as erase leaves it in page `page`, interned
+    /// on first use after a background change: colour-heavy output changes
+    /// the background far more often than it erases, and each interned style
+    /// costs memory. Binds the pen to the page.
+    mutating func eraseKey(page: Int) -> StyleKey {
+        bindPen(toPage: page)
+        if let key = cachedEraseKey { return key }
+        let compactions = active.compactionCount
+        let key = active.styleKey(for: pen.erased, page: page)
+        if active.compactionCount != compactions {
+            // Compacted to make room: the pen's keys were renumbered.
+            rebindPen(toPage: page)
+            return eraseKey(page: page)
         }
+        cachedEraseKey = key
+        return key
     }
 
-    /// A blank cell as erase leaves it.
-    var eraseCell: Cell { mutating get { Cell.blank(style: eraseKey) } }
+    /// A blank cell as erase leaves it in active screen row `row`.
+    mutating func eraseCell(row: Int) -> Cell { Cell.blank(style: eraseKey(page: active.page(ofScreenRow: row))) }
+
+    /// A written blank (`Cell.writtenBlankFlag`) as an erase inside a line
+    /// leaves it in active screen row `row`.
+    mutating func writtenBlank(row: Int) -> Cell {
+        Cell.writtenBlank(style: eraseKey(page: active.page(ofScreenRow: row)))
+    }
+
+    /// The blank erases and scrolls leave, for operations on many rows (each
+    /// in its page).
+    var eraseFill: BlankFill { BlankFill(erasing: pen) }
 }

@@ -185,12 +185,31 @@ struct Grid {
     /// DECDWL, DECDHL): until then every row's last column is the screen's,
     /// with no lookup of the row's flags.
     private(set) var mayHoldDoubleSizeRows = false
+    /// Slot `s` belongs to page `s >> pageShift` (Grid+Pages.swift).
+    let pageShift: Int
+    /// Each page's tables, which its cells' ids name. All start as one
+    /// shared empty set of tables, copied for a page when it first interns.
+    var pages: [PageTables]
+    /// Compactions of any page's tables so far, and of each kind of table.
+    var compactionCount = 0
+    var styleCompactions = 0
+    var linkCompactions = 0
+    var clusterCompactions = 0
 
-    init(columns: Int, rows: Int, scrollbackLimit: Int) {
+    /// A grid of `rows` screen rows and up to `scrollbackLimit` lines of
+    /// scrollback, in pages of `rowsPerPage` slots (a power of two; by
+    /// default ``rowsPerPage(columns:)``, which tests lower to put page
+    /// boundaries everywhere).
+    init(columns: Int, rows: Int, scrollbackLimit: Int, rowsPerPage: Int? = nil) {
         self.columns = columns
         self.rows = rows
         self.scrollbackLimit = scrollbackLimit
-        storage = GridStorage(columns: columns, slotCount: rows + scrollbackLimit)
+        let slotCount = rows + scrollbackLimit
+        storage = GridStorage(columns: columns, slotCount: slotCount)
+        let perPage = rowsPerPage ?? Self.rowsPerPage(columns: columns)
+        precondition(perPage > 0 && perPage & (perPage - 1) == 0, "rows per page must be a power of two")
+        pageShift = perPage.trailingZeroBitCount
+        pages = Array(repeating: PageTables(), count: (slotCount + perPage - 1) >> pageShift)
     }
 
     // Positions, slots and slot × columns are bounded by the grid's size
@@ -218,11 +237,17 @@ struct Grid {
 
     /// Zeroes the stale cells of `slot`, if any (see `GridStorage.staleFrom`).
     @inline(__always)
-    private func clearStaleCells(slot: Int) {
+    func clearStaleCells(slot: Int) {
         let staleFrom = Int(storage.staleFrom[slot])
         guard staleFrom != columns else { return }
         memset(storage.cells + (slot &* columns &+ staleFrom), 0, (columns &- staleFrom) &* MemoryLayout<Cell>.stride)
         storage.staleFrom[slot] = UInt16(truncatingIfNeeded: columns)
+    }
+
+    /// The slot of scrollback line `index`.
+    func historySlot(_ index: Int) -> Int {
+        assert(index >= 0 && index < historyCount, "scrollback line \(index) of \(historyCount)")
+        return slot(atPosition: zero + index)
     }
 
     /// The cells of screen row `row` (0 = top), `columns` long, for writing:
@@ -236,15 +261,15 @@ struct Grid {
         return storage.cells + slot &* columns
     }
 
-    /// The cells of screen row `row` for writing (stamped as changed) and its
-    /// flags, with one ring lookup: what printing needs per run.
+    /// The cells of screen row `row` for writing (stamped as changed), its
+    /// flags and its page, with one ring lookup: what printing needs per run.
     @inline(__always)
-    func rowAndFlags(_ row: Int) -> (cells: UnsafeMutablePointer<Cell>, flags: RowFlags) {
+    func rowAndFlags(_ row: Int) -> (cells: UnsafeMutablePointer<Cell>, flags: RowFlags, page: Int) {
         assert(row >= 0 && row < rows, "screen row \(row) of \(rows)")
         let slot = slot(atPosition: zero &+ historyCount &+ row)
         assert(storage.staleFrom[slot] == columns, "screen rows are never stale")
         storage.generations[slot] = generation
-        return (storage.cells + slot &* columns, storage.flags[slot])
+        return (storage.cells + slot &* columns, storage.flags[slot], slot &>> pageShift)
     }
 
     /// The cells of screen row `row`, for reading only.
@@ -303,11 +328,12 @@ struct Grid {
     /// The flags of scrollback line `index`.
     func historyFlags(_ index: Int) -> RowFlags { storage.flags[slot(atPosition: zero + index)] }
 
-    /// Fills screen row `row` with `cell` and clears its flags.
+    /// Fills screen row `row` with `fill` and clears its flags.
     @inline(__always)
-    func clearRow(_ row: Int, with cell: Cell) {
+    mutating func clearRow(_ row: Int, with fill: BlankFill) {
         assert(row >= 0 && row < rows, "screen row \(row) of \(rows)")
         let slot = slot(atPosition: zero + historyCount + row)
+        let cell = blank(fill, page: slot >> pageShift)
         Self.fill(storage.cells + slot * columns, with: cell, count: columns)
         storage.staleFrom[slot] = UInt16(truncatingIfNeeded: columns)
         resetRowMetadata(slot: slot)
@@ -339,7 +365,7 @@ struct Grid {
     /// the bottom. With `intoHistory`, when the region starts at the top row,
     /// the rows leaving it become scrollback lines (dropped at once when the
     /// grid keeps none), as xterm does for a region with top margin 1.
-    mutating func scrollUp(top: Int, bottom: Int, count: Int, fill: Cell, intoHistory: Bool) {
+    mutating func scrollUp(top: Int, bottom: Int, count: Int, fill: BlankFill, intoHistory: Bool) {
         let height = bottom - top + 1
         let count = min(count, height)
         guard count > 0 else { return }
@@ -360,7 +386,7 @@ struct Grid {
     /// The common case of `scrollUp`: the whole screen up one line into the
     /// scrollback (a line feed at the bottom with no margins set).
     @inline(__always)
-    mutating func scrollWholeScreenUpOneLine(fill: Cell) {
+    mutating func scrollWholeScreenUpOneLine(fill: BlankFill) {
         Self.pushTopLine(zero: &zero, historyCount: &historyCount, limit: scrollbackLimit, slotCount: storage.slotCount)
         clearRow(rows - 1, with: fill)
     }
@@ -409,10 +435,14 @@ struct Grid {
     /// live in locals for the loop: as fields they would be reloaded after
     /// every line, since the row's stores could alias them.
     @inline(__always)
+    /// - Precondition: `fill` names no table entry, and neither does anything
+    ///   `writeLine` stores: the rows it writes lie in any page.
     mutating func writeLinesAtBottom(
-        scrollFill fill: Cell,
+        scrollFill blankFill: BlankFill,
         _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>, _ isRecycled: Bool) -> Int?
     ) -> Int {
+        let fill = blankFill.sharedCell ?? .empty
+        assert(blankFill.sharedCell != nil, "a fill that names no table entry")
         let ring = storage.ring
         let slotCount = storage.slotCount
         let cells = storage.cells
@@ -475,7 +505,7 @@ struct Grid {
 
     /// Scrolls rows `top...bottom` down by `count`; blank rows enter at the top.
     /// Nothing comes back from the scrollback.
-    mutating func scrollDown(top: Int, bottom: Int, count: Int, fill: Cell) {
+    mutating func scrollDown(top: Int, bottom: Int, count: Int, fill: BlankFill) {
         let height = bottom - top + 1
         let count = min(count, height)
         guard count > 0 else { return }
@@ -562,11 +592,5 @@ struct Grid {
     mutating func clearHistory() {
         zero = ringIndex(screenRow: 0)
         historyCount = 0
-    }
-
-    /// Visits every stored cell, screen and scrollback (for table compaction).
-    func forEachRow(_ body: (UnsafeMutablePointer<Cell>) -> Void) {
-        for index in 0..<historyCount { body(historyRow(index)) }
-        for screenRow in 0..<rows { body(row(screenRow)) }
     }
 }

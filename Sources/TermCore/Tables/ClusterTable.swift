@@ -9,8 +9,11 @@ struct ClusterTable {
     /// emoji ZWJ sequences have 10 scalars), and the cap bounds what
     /// "e" + 10,000 combining accents can cost.
     static let maxScalars = 32
-    /// The most distinct clusters kept before the terminal compacts the table.
-    static let capacity = 1 << 20
+    /// The most distinct clusters a page keeps before it compacts its table:
+    /// twice the cells a page holds (``Limits/cellsPerPage``), so a full
+    /// table is at most half in use, and what a hostile stream can make a
+    /// page hold (up to 32 scalars each) stays bounded.
+    static let capacity = 2 * Limits.cellsPerPage
 
     private(set) var clusters: [[UInt32]] = []
     private var ids: [[UInt32]: UInt32] = [:]

@@ -73,6 +73,22 @@ struct HyperlinkTable {
         return UInt16(newID)
     }
 
+    /// The bytes link `id` was made from (``key(uri:id:)``'s layout), for
+    /// interning it in another page's table.
+    func storedKey(_ id: UInt16) -> [UInt8] { keys[Int(id)] }
+
+    /// The id of the link whose bytes are `key` (from ``storedKey(_:)``),
+    /// adding it if new; nil when the table is full.
+    mutating func id(storedKey key: [UInt8]) -> UInt16? {
+        let hasID = key[0] == 1
+        let idCount = Int(key[1]) << 8 | Int(key[2])
+        return key.withUnsafeBufferPointer { bytes in
+            let uri = UnsafeBufferPointer(rebasing: bytes[(3 + idCount)...])
+            let linkID = hasID ? UnsafeBufferPointer(rebasing: bytes[3..<(3 + idCount)]) : nil
+            return id(uri: uri, linkID: linkID)
+        }
+    }
+
     /// A link's key: a marker byte for the presence of an id (0 or 1), the
     /// id's length in two bytes and its bytes, then the URI's bytes.
     /// - Precondition: the id is at most `maxIDBytes` long, so its length

@@ -1,93 +1,98 @@
-// Style and cluster ids, with compaction when a table fills up.
+// The pen's ids in the page being written (issue #17). Cells name styles,
+// links and clusters by ids local to their page (PageTables), so the pen's
+// style and link, held as values, are interned in the page of each row
+// written before its cells are stored: `bindPen(toRow:)`, a compare when the
+// page is the one bound already (every row of a run, and 256 rows of
+// scrolling output at 80 columns before the next page).
 
 extension TerminalState {
-    /// The key of `style`. When all 65,536 table ids are taken, the table is
-    /// compacted to the styles cells still use, so a long truecolor session
-    /// never runs out (SwiftTerm's table fills and then drops colours).
-    mutating func styleKey(for style: Style) -> StyleKey {
-        if let key = styles.key(for: style) { return key }
-        compactStyles()
-        return styles.key(for: style) ?? .default
+    /// Makes `penKey`, `penLink` and the erase key name the pen in the page of
+    /// active screen row `row`.
+    @inline(__always)
+    mutating func bindPen(toRow row: Int) {
+        bindPen(toPage: active.page(ofScreenRow: row))
     }
 
-    mutating func clusterID(for scalars: [UInt32]) -> UInt32? {
-        if let id = clusters.id(for: scalars) { return id }
-        compactClusters()
-        return clusters.id(for: scalars)
+    /// `bindPen(toRow:)` when the row's page is at hand.
+    @inline(__always)
+    mutating func bindPen(toPage page: Int) {
+        if page != boundPage || active.compactionCount != boundCompactions { rebindPen(toPage: page) }
     }
 
-    /// Drops styles no cell, pen or saved cursor refers to, and renumbers.
-    /// - Complexity: O(cells stored), once per 65,536 new styles at most.
-    mutating func compactStyles() {
-        let columns = columns
-        let (primary, other) = (active, inactive)
-        func eachRow(_ body: (UnsafeMutablePointer<Cell>) -> Void) {
-            primary.forEachRow(body)
-            other.forEachRow(body)
-        }
-        styles.compact(
-            markUsed: { markUsed in
-                eachRow { row in
-                    for col in 0..<columns where !row[col].styleKey.isPalettePair { markUsed(row[col].styleBits) }
-                }
-            },
-            renumber: { map in
-                eachRow { row in
-                    for col in 0..<columns where !row[col].styleKey.isPalettePair {
-                        row[col].styleBits = UInt16(truncatingIfNeeded: map[Int(row[col].styleBits)])
-                    }
-                }
-            })
-        counters.styleCompactions += 1
-        tablesEpoch += 1
-        // The pen and saved cursors hold styles by value: intern them again.
-        penKey = styles.key(for: pen) ?? .default
+    /// Interns the pen's style and link in page `page` of the active grid.
+    @inline(never)
+    mutating func rebindPen(toPage page: Int) {
+        var compactions: Int
+        repeat {
+            // A compaction while interning the link renumbers what was
+            // interned before it: once more then (a compaction leaves half
+            // the ids free, so the second pass compacts nothing).
+            compactions = active.compactionCount
+            penKey = active.styleKey(for: pen, page: page)
+            penLink = penTarget.map { active.linkID(storedKey: $0, page: page) } ?? 0
+        } while active.compactionCount != compactions
+        boundPage = page
+        boundCompactions = compactions
         cachedEraseKey = nil
+        // Transitions from the old page's keys no longer apply.
+        tablesEpoch &+= 1
     }
 
-    /// Drops clusters no cell refers to, and renumbers.
-    mutating func compactClusters() {
-        var used = [Bool](repeating: false, count: clusters.count)
-        for grid in [active, inactive] {
-            grid.forEachRow { row in
-                for col in 0..<columns where row[col].isCluster { used[Int(row[col].value)] = true }
-            }
-        }
-        if let (content, _) = lastGraphic, content & Cell.clusterFlag != 0 {
-            used[Int(content & Cell.valueMask)] = true
-        }
-        let remap = clusters.compact(keeping: used)
+    /// Forgets the binding (the active grid was swapped or replaced).
+    mutating func unbindPen() {
+        boundPage = -1
+        cachedEraseKey = nil
+        tablesEpoch &+= 1
+        clusterCachePage = -1
         clusterExtensions.removeAll()
-        for grid in [active, inactive] {
-            grid.forEachRow { row in
-                for col in 0..<columns where row[col].isCluster { row[col].setCluster(remap[Int(row[col].value)]) }
-            }
+    }
+
+    /// The key of `style` in the page the pen is bound to (the cursor row's
+    /// when none is): what SGR makes the pen.
+    mutating func styleKey(for style: Style) -> StyleKey {
+        if boundPage < 0 { bindPen(toRow: cursor.row) }
+        let compactions = active.compactionCount
+        let key = active.styleKey(for: style, page: boundPage)
+        if active.compactionCount != compactions {
+            // The page was compacted to make room: the bound keys are stale.
+            boundCompactions = -1
+            tablesEpoch &+= 1
         }
-        if let (content, width) = lastGraphic, content & Cell.clusterFlag != 0 {
-            lastGraphic = (Cell.clusterFlag | remap[Int(content & Cell.valueMask)], width)
-        }
-        counters.clusterCompactions += 1
-        tablesEpoch += 1
+        return key
+    }
+
+    /// The id of the cluster of `scalars` in the page of active screen row
+    /// `row`, nil past the page's capacity (which a compaction makes room
+    /// under, so only a full page of distinct live clusters reaches it).
+    mutating func clusterID(for scalars: [UInt32], row: Int) -> UInt32? {
+        active.clusterID(for: scalars, page: active.page(ofScreenRow: row))
+    }
+
+    /// The scalars of cluster `id` of the page of active screen row `row`.
+    func clusterScalars(_ id: UInt32, row: Int) -> [UInt32] {
+        active.tables(ofScreenRow: row).clusters[id]
+    }
+
+    /// The style of `cell`, stored in active screen row `row`.
+    func style(of cell: Cell, row: Int) -> Style {
+        active.tables(ofScreenRow: row).style(of: cell)
     }
 }
 
 extension TerminalState {
-    /// Drops hyperlinks no cell refers to, and renumbers.
-    mutating func compactHyperlinks() {
-        var used = [Bool](repeating: false, count: hyperlinks.count)
-        for grid in [active, inactive] {
-            grid.forEachRow { row in
-                for col in 0..<columns { used[Int(row[col].linkID)] = true }
-            }
+    /// Makes `target` (a link's bytes, or nil for none) the pen's link; its
+    /// id in a page is taken when the pen is bound there next.
+    mutating func setPenTarget(_ target: [UInt8]?) {
+        guard target != penTarget else { return }
+        penTarget = target
+        if target == nil {
+            penLink = 0
+        } else {
+            boundCompactions = -1  // rebinds at the next write
         }
-        let remap = hyperlinks.compact(keeping: used)
-        for grid in [active, inactive] {
-            grid.forEachRow { row in
-                for col in 0..<columns { row[col].linkID = remap[Int(row[col].linkID)] }
-            }
-        }
-        penLink = 0
-        counters.hyperlinkCompactions += 1
-        tablesEpoch += 1
     }
+
+    /// True when the pen's cell names no table entry (no style id, no link):
+    /// the same in every page.
+    var penIsShared: Bool { penTarget == nil && (penKey.isPalettePair || penKey == .default) }
 }

@@ -1,0 +1,173 @@
+// Pages: the grid's row slots in groups of a power of two, each group with
+// the tables its cells name (PageTables). A cell's ids are local to the page
+// of the slot it is stored in; a region scroll rotates the ring, which moves
+// no cell, so only a copy from one slot to another (DECCRA, a scroll between
+// left and right margins, a resize) can cross pages, and translates
+// (`translated(_:from:toPage:)`).
+
+extension Grid {
+    /// The most rows a page of `columns`-wide rows holds: the largest power of
+    /// two whose cells fit ``Limits/cellsPerPage`` (256 at 80 columns, 128
+    /// at 200, 32 at 1,000), at least one.
+    static func rowsPerPage(columns: Int) -> Int {
+        var rows = 1
+        while rows * 2 * columns <= Limits.cellsPerPage { rows *= 2 }
+        return rows
+    }
+
+    /// The page of slot `slot`.
+    @inline(__always)
+    func page(ofSlot slot: Int) -> Int { slot &>> pageShift }
+
+    /// The page screen row `row` is stored in.
+    @inline(__always)
+    func page(ofScreenRow row: Int) -> Int { page(ofSlot: slotAndGeneration(row).slot) }
+
+    /// The page scrollback line `index` is stored in.
+    func page(ofHistoryLine index: Int) -> Int { page(ofSlot: historySlot(index)) }
+
+    /// The tables screen row `row`'s cells name.
+    func tables(ofScreenRow row: Int) -> PageTables { pages[page(ofScreenRow: row)] }
+
+    /// The tables scrollback line `index`'s cells name.
+    func tables(ofHistoryLine index: Int) -> PageTables { pages[page(ofHistoryLine: index)] }
+
+    // MARK: Interning
+
+    /// The key of `style` in page `page`. A full table is compacted first, so
+    /// a key is always found (``PageTables``).
+    mutating func styleKey(for style: Style, page: Int) -> StyleKey {
+        if let key = pages[page].styles.key(for: style) { return key }
+        compactStyles(page: page)
+        return pages[page].styles.key(for: style) ?? .default
+    }
+
+    /// The id of the link made from `key` (``HyperlinkTable/storedKey(_:)``)
+    /// in page `page`.
+    mutating func linkID(storedKey key: [UInt8], page: Int) -> UInt16 {
+        if let id = pages[page].links.id(storedKey: key) { return id }
+        compactLinks(page: page)
+        return pages[page].links.id(storedKey: key) ?? 0
+    }
+
+    /// The id of the cluster of `scalars` in page `page`.
+    mutating func clusterID(for scalars: [UInt32], page: Int) -> UInt32? {
+        if let id = pages[page].clusters.id(for: scalars) { return id }
+        compactClusters(page: page)
+        return pages[page].clusters.id(for: scalars)
+    }
+
+    /// The blank `fill` in page `page`.
+    @inline(__always)
+    mutating func blank(_ fill: BlankFill, page: Int) -> Cell {
+        if let cell = fill.sharedCell { return cell }
+        return Cell.blank(style: styleKey(for: fill.style, page: page))
+    }
+
+    // MARK: Copies between pages
+
+    /// `cell`, read from a page whose tables were `source`, as stored in page
+    /// `page`: the same cell when it names no table entry or the tables are
+    /// the page's own, as they were (`sourcePage` and its compactions), else
+    /// with its style, link and cluster interned in the page.
+    mutating func translated(_ cell: Cell, from source: PageTables, sourcePage: Int, toPage page: Int) -> Cell {
+        guard PageTables.namesEntries(cell),
+            sourcePage != page || source.compactions != pages[page].compactions
+        else { return cell }
+        var copy = cell
+        if !cell.styleKey.isPalettePair && cell.styleBits != 0 {
+            copy.styleKey = styleKey(for: source.style(of: cell), page: page)
+        }
+        if cell.linkID != 0 {
+            copy.linkID = linkID(storedKey: source.links.storedKey(cell.linkID), page: page)
+        }
+        if cell.isCluster {
+            if let id = clusterID(for: source.clusters[cell.value], page: page) {
+                copy.setCluster(id)
+            } else {
+                copy.content = copy.content & ~(Cell.valueMask | Cell.clusterFlag) | source.clusters[cell.value][0]
+            }
+        }
+        return copy
+    }
+
+    /// Copies `count` cells to `destination`, stored in page `page`, from
+    /// `source`, stored in page `sourcePage` whose tables are `tables`.
+    mutating func copyCells(
+        _ source: UnsafePointer<Cell>, tables: PageTables, sourcePage: Int, to destination: UnsafeMutablePointer<Cell>,
+        page: Int, count: Int
+    ) {
+        if sourcePage == page && tables.compactions == pages[page].compactions {
+            destination.update(from: source, count: count)
+            return
+        }
+        for index in 0..<count {
+            destination[index] = translated(source[index], from: tables, sourcePage: sourcePage, toPage: page)
+        }
+    }
+
+    // MARK: Compaction
+
+    /// Calls `body` with every cell of page `page`, stale cells zeroed first
+    /// (they name entries of lines long gone, as a read of the line would
+    /// find).
+    private func forEachCell(page: Int, _ body: (inout Cell) -> Void) {
+        let first = page << pageShift
+        let slots = first..<min(storage.slotCount, first + (1 << pageShift))
+        let columns = columns
+        for slot in slots {
+            clearStaleCells(slot: slot)
+            let row = storage.cells + slot * columns
+            for col in 0..<columns { body(&row[col]) }
+        }
+    }
+
+    /// After a compaction of page `page`: ids taken before are stale.
+    private mutating func noteCompaction(page: Int) {
+        pages[page].compactions += 1
+        compactionCount &+= 1
+    }
+
+    /// Keeps only the styles the cells of page `page` name, renumbered:
+    /// O(cells of the page), never more. Links and clusters keep their ids.
+    mutating func compactStyles(page: Int) {
+        // The cells are visited twice; the table is taken out for that, so
+        // that the grid is not mutated while it is read.
+        var styles = pages[page].styles
+        pages[page].styles = StyleTable()
+        styles.compact(
+            markUsed: { markUsed in
+                forEachCell(page: page) { cell in if !cell.styleKey.isPalettePair { markUsed(cell.styleBits) } }
+            },
+            renumber: { map in
+                forEachCell(page: page) { cell in
+                    if !cell.styleKey.isPalettePair {
+                        cell.styleBits = UInt16(truncatingIfNeeded: map[Int(cell.styleBits)])
+                    }
+                }
+            })
+        pages[page].styles = styles
+        styleCompactions += 1
+        noteCompaction(page: page)
+    }
+
+    /// Keeps only the links the cells of page `page` name, renumbered.
+    mutating func compactLinks(page: Int) {
+        var used = [Bool](repeating: false, count: pages[page].links.count)
+        forEachCell(page: page) { cell in used[Int(cell.linkID)] = true }
+        let map = pages[page].links.compact(keeping: used)
+        forEachCell(page: page) { cell in cell.linkID = map[Int(cell.linkID)] }
+        linkCompactions += 1
+        noteCompaction(page: page)
+    }
+
+    /// Keeps only the clusters the cells of page `page` name, renumbered.
+    mutating func compactClusters(page: Int) {
+        var used = [Bool](repeating: false, count: pages[page].clusters.count)
+        forEachCell(page: page) { cell in if cell.isCluster { used[Int(cell.value)] = true } }
+        let map = pages[page].clusters.compact(keeping: used)
+        forEachCell(page: page) { cell in if cell.isCluster { cell.setCluster(map[Int(cell.value)]) } }
+        clusterCompactions += 1
+        noteCompaction(page: page)
+    }
+}

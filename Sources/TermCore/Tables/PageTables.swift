@@ -1,0 +1,62 @@
+// The side tables of one page of row slots (issue #17; Ghostty's page.zig
+// keeps a page's styles, graphemes and hyperlinks with its cells for the
+// same reason): work on a table, such as compacting it, visits that page's
+// cells only, never the whole scrollback.
+
+/// The styles, hyperlinks and grapheme clusters the cells of one page name
+/// by id.
+///
+/// A page holds at most ``Limits/cellsPerPage`` cells, half the ids a style
+/// or link table has: when a table fills, at most half its entries are still
+/// named by a cell, and compacting it (``Grid/compactStyles(page:)``) frees
+/// the rest. Nothing is ever dropped for want of an id, and the work of a
+/// compaction, O(cells of the page), is paid for by the entries it frees.
+struct PageTables {
+    var styles = StyleTable()
+    var links = HyperlinkTable()
+    var clusters = ClusterTable()
+    /// Counts compactions: each one renumbered ids in the page's cells, so
+    /// ids taken from the tables before (the pen's, a copy's) are stale.
+    var compactions = 0
+
+    /// The style `cell` names.
+    @inline(__always)
+    func style(of cell: Cell) -> Style { styles[cell.styleKey] }
+
+    /// The link `cell` names, if any.
+    @inline(__always)
+    func link(of cell: Cell) -> Hyperlink? { links[cell.linkID] }
+
+    /// True when `cell` names an entry of a page's tables (a style id other
+    /// than the default, a link or a cluster): a copy into another page must
+    /// intern those there.
+    @inline(__always)
+    static func namesEntries(_ cell: Cell) -> Bool {
+        (!cell.styleKey.isPalettePair && cell.styleBits != 0) || cell.linkID != 0 || cell.isCluster
+    }
+}
+
+/// The blank an erase or a scroll leaves: the pen's background, which each
+/// page names with an id of its own, unless it is the default background
+/// (no table entry, the same cell in every page).
+struct BlankFill {
+    /// The style of the blank (only a background).
+    let style: Style
+    /// The cell, when it names no table entry and so is the same in every page.
+    let sharedCell: Cell?
+
+    /// The blank of the default style.
+    static let empty = BlankFill(style: Style(), sharedCell: .empty)
+
+    init(style: Style, sharedCell: Cell?) {
+        self.style = style
+        self.sharedCell = sharedCell
+    }
+
+    /// The blank an erase with `pen` leaves.
+    init(erasing pen: Style) {
+        let style = pen.erased
+        self.style = style
+        sharedCell = style == Style() ? .empty : StyleKey(palettePair: style).map { Cell.blank(style: $0) }
+    }
+}
