@@ -11,6 +11,9 @@ struct EngineSpec {
         case subject
         /// Another engine, for the ratios.
         case reference
+        /// TermEngine built at another revision (`--base REV`), for the
+        /// before/after ratio; not a reference.
+        case base
         /// Not an engine: the physical-limit line.
         case limit
     }
@@ -59,6 +62,13 @@ struct Measurement {
     var screen = ""
     /// nil: not compared (the subject itself, or the limit line).
     var screenMatchesSubject: Bool?
+    /// Styles interned after the feed (`Terminal.styleCount`), from engines
+    /// that report it (`styles=`); nil otherwise.
+    var styles: Int?
+    /// The terminal's storage by kind in bytes (`cell_bytes`, `row_bytes`,
+    /// `table_bytes` in the result line), for engines that report it. No
+    /// engine does yet: see `FeedCommand.storageFields`.
+    var storage: [String: Int] = [:]
 }
 
 extension Measurement {
@@ -101,8 +111,14 @@ struct Runner {
     static let usage = """
         termbench run [--corpus DIR] [--sizes 80x24,200x50] [--runs N] [--warmup N] [--race-runs N]
                       [--no-race] [--quick] [--only a,b] [--engines a,b] [--harness-dir DIR]
-                      [--out DIR] [--scrollback N] [--timeout SECONDS]
+                      [--out DIR] [--scrollback N] [--timeout SECONDS] [--base REV]
         """
+
+    /// The corpus kinds of issue #17 (Corpus/generate.py): the two churn
+    /// kinds are judged against truecolor_dense's speed and are not part of
+    /// issue #4's 2× rule.
+    static let churnCorpora: Set<String> = ["style_churn", "link_churn"]
+    static let issue17Corpora: Set<String> = churnCorpora.union(["truecolor_dense"])
 
     var corpusDirectory = "Corpus/generated"
     var sizes = [TerminalSize("80x24")!, TerminalSize("200x50")!]
@@ -116,6 +132,10 @@ struct Runner {
     var harnessDirectory = "Benchmarks/build/bin"
     var outputDirectory = "Benchmarks/results"
     var quick = false
+    /// `--base REV`: the revision to build and race as one more engine.
+    var baseRevision: String?
+    /// The base build, once `prepareBase` has made it.
+    var base: BaseBuild?
     var commandLine = ""
     let loadAverageAtStart = loadAverage()
 
@@ -144,8 +164,22 @@ struct Runner {
         engineNames = try options.list("--engines")
         harnessDirectory = try options.value("--harness-dir") ?? harnessDirectory
         outputDirectory = try options.value("--out") ?? outputDirectory
+        baseRevision = try options.value("--base").flatMap { $0.isEmpty ? nil : $0 }
         let extra = try options.positionals()
         guard extra.isEmpty else { throw Options.Failure("unexpected arguments: \(extra.joined(separator: " "))") }
+    }
+
+    /// Exports and builds `--base REV` (see `BaseBuild`). A base that cannot
+    /// be built or measured is left out with a message, as a reference
+    /// harness that failed to build is; a revision that is not a commit is
+    /// an error.
+    mutating func prepareBase() throws {
+        guard let baseRevision else { return }
+        do {
+            base = try BaseBuild.prepare(revision: baseRevision)
+        } catch let unusable as BaseBuild.Unusable {
+            log("termbench: --base \(baseRevision): \(unusable); the base is left out of this run")
+        }
     }
 
     // MARK: Engines
@@ -192,8 +226,27 @@ struct Runner {
                 },
                 race: nil),
         ]
+        if let base {
+            let engine = EngineSpec(
+                name: base.engineName, role: .base, version: "\(base.shortCommit) (--base \(base.revision))",
+                feed: { file, size in
+                    [
+                        base.termbench, "feed", file, String(size.columns), String(size.rows), "--scrollback",
+                        scrollbackText,
+                    ]
+                },
+                race: base.termengine.map { binary in
+                    { file, size in
+                        [
+                            binary, "replay", file, "--cols", String(size.columns), "--rows", String(size.rows),
+                            "--scrollback", scrollbackText, "--quiet",
+                        ]
+                    }
+                })
+            all.insert(engine, at: 1)
+        }
         if let engineNames {
-            all = all.filter { $0.role == .subject || engineNames.contains($0.name) }
+            all = all.filter { $0.role == .subject || $0.role == .base || engineNames.contains($0.name) }
         }
         return all
     }
@@ -230,7 +283,8 @@ struct Runner {
     let suiteOrder = [
         "dense_cells", "light_cells", "medium_cells", "cursor_motion", "scrolling", "scrolling_fullscreen",
         "scrolling_top_region", "scrolling_bottom_region", "scrolling_top_small_region",
-        "scrolling_bottom_small_region", "unicode", "sync_medium_cells",
+        "scrolling_bottom_small_region", "unicode", "sync_medium_cells", "truecolor_dense", "style_churn",
+        "link_churn",
     ]
 
     // MARK: Running
@@ -284,7 +338,9 @@ struct Runner {
                 let subjectScreen = measurements.first { $0.engine == "termengine" }?.screen
                 for index in measurements.indices {
                     let spec = usable[index]
-                    if spec.role == .reference, let subjectScreen, measurements[index].error == nil {
+                    if spec.role == .reference || spec.role == .base, let subjectScreen,
+                        measurements[index].error == nil
+                    {
                         measurements[index].screenMatchesSubject = measurements[index].screen == subjectScreen
                     }
                 }
@@ -326,6 +382,10 @@ struct Runner {
             measurement.peakResidentKiB = Int(fields["peak_rss_kib"] ?? "") ?? 0
             measurement.scrollback = Int(fields["scrollback"] ?? "") ?? 0
             measurement.screen = fields["screen"] ?? ""
+            measurement.styles = fields["styles"].flatMap { Int($0) }
+            for key in ["cell_bytes", "row_bytes", "table_bytes"] {
+                if let value = fields[key].flatMap({ Int($0) }) { measurement.storage[key] = value }
+            }
         } catch {
             measurement.error = "\(error)"
         }
