@@ -46,6 +46,8 @@ struct TerminalSize: CustomStringConvertible, Hashable {
 struct Measurement {
     var engine: String
     var error: String?
+    /// The process ran past `--timeout` and was killed.
+    var timedOut = false
     var mibps = 0.0
     /// The fastest run's rate (least disturbed by other load).
     var bestMibps = 0.0
@@ -330,8 +332,15 @@ struct Runner {
                 // single engine's median by ±40%).
                 var rounds = [[Measurement]](repeating: [], count: usable.count)
                 for _ in 0..<runs {
-                    for (index, engine) in usable.enumerated() {
-                        rounds[index].append(measure(engine, file: path, size: size))
+                    // An engine that ran past the timeout on this file is
+                    // not run on it again: its later rounds would only take
+                    // as long (the current engine on truecolor_dense).
+                    for (index, engine) in usable.enumerated() where !rounds[index].contains(where: \.timedOut) {
+                        let measurement = measure(engine, file: path, size: size)
+                        if measurement.timedOut {
+                            log("termbench: \(engine.name) timed out on \(name) \(size); not run on it again")
+                        }
+                        rounds[index].append(measurement)
                     }
                 }
                 var measurements = rounds.map(Measurement.combining)
@@ -347,7 +356,11 @@ struct Runner {
                 var race: [RaceEntry] = []
                 if raceRuns > 0 {
                     for engine in usable where engine.race != nil {
-                        race.append(self.race(engine, file: path, size: size))
+                        if measurements.contains(where: { $0.engine == engine.name && $0.timedOut }) {
+                            race.append(RaceEntry(engine: engine.name, error: "not raced: its feed timed out"))
+                        } else {
+                            race.append(self.race(engine, file: path, size: size))
+                        }
                     }
                 }
                 let result = FileResult(corpus: name, size: size, bytes: bytes, measurements: measurements, race: race)
@@ -365,6 +378,7 @@ struct Runner {
             let child = try spawnAndWait(argv, timeout: timeout)
             measurement.childMaxResidentKiB = child.maxResidentKiB
             guard !child.timedOut else {
+                measurement.timedOut = true
                 measurement.error = "timed out after \(Int(timeout)) s"
                 return measurement
             }
