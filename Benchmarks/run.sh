@@ -8,9 +8,14 @@
 #   bash Benchmarks/run.sh                 full run (about 15 minutes on 2 cores)
 #   bash Benchmarks/run.sh --quick         one run per measurement, one race run
 #   bash Benchmarks/run.sh --only scrolling,unicode --no-race
+#   BASE=origin/main bash Benchmarks/run.sh   also race TermEngine built at
+#                                            origin/main (termbench --base)
 #
 # Any option is passed to `termbench run` (see `termbench help`). Environment:
 #   SIZES             sizes to generate and run (default 80x24,200x50)
+#   BASE              a git revision to build (Benchmarks/build/base-<commit>/)
+#                     and measure as one more engine, termengine@<commit>,
+#                     for the before/after ratio (default: none)
 #   SCRATCH           Swift build directory (default .build)
 #   CARGO_TARGET_DIR  Rust build directory (default Benchmarks/reference/rust/target)
 #   CARGO_BUILD_JOBS  parallel Rust jobs (default 1: the machine is shared)
@@ -72,4 +77,6 @@ for size in ${SIZES//,/ }; do
 done
 
 # 5. The benchmark.
-exec "$SCRATCH/release/termbench" run --sizes "$SIZES" --harness-dir "$BIN" "$@"
+base=()
+[ -n "${BASE:-}" ] && base=(--base "$BASE")
+exec "$SCRATCH/release/termbench" run --sizes "$SIZES" --harness-dir "$BIN" "${base[@]}" "$@"

@@ -18,9 +18,16 @@ Kinds (after alacritty's vtebench categories):
   cursor_motion                  characters placed at random positions
   unicode                        CJK, accented (combining) Latin, emoji, box drawing
   mixed                          a shell-like session: prompts, coloured listings, a TUI redraw
+  style_churn                    a scrolling log where nearly every word has a new truecolour style
+  link_churn                     scrolling listings and diagnostics full of new OSC 8 hyperlinks
+  truecolor_dense                half-block previews, every cell its own random 24-bit fg and bg
 
 The kinds that existed first (scrolling, dense_cells, cursor_motion, unicode,
-mixed) keep their exact bytes; later kinds were added beside them.
+mixed) keep their exact bytes; later kinds were added beside them. The last
+three (issue #17) fill the side tables: at 16 MiB and 80x24, style_churn
+emits 284,606 distinct styles, link_churn 277,294 distinct links, and
+truecolor_dense 459,577 cells with no two SGRs alike (--count prints these
+figures for any kind and size; the table above StyleChurn has 200x50 too).
 
 --suite DIR writes one 16 MiB file per kind in SUITE_KINDS into DIR (for the
 given --cols/--rows), plus manifest.json; files whose recorded parameters
@@ -33,6 +40,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import sys
 
 ESC = "\x1b"
@@ -234,19 +242,199 @@ medium_cells = Editor
 sync_medium_cells = SyncEditor
 
 
+# --- Kinds added for the storage work (issue #17) ---------------------------
+# Distinct styles and links that keep arriving, so that side tables fill,
+# compact or split, and a screen where no two cells share a style. What
+# `--count` finds in each at --size 16777216 (16 MiB), seed 1 (SGRs other
+# than a plain reset; links counted by their (params, URI) pair):
+#
+#   kind             80x24                                  200x50
+#   style_churn      284,606 distinct SGRs of 425,041       291,557 of 416,558
+#   link_churn       277,294 distinct links of 323,236      289,841 of 342,382
+#   truecolor_dense  459,577 cells, 459,577 distinct SGRs   460,198, 460,198
+#
+# (truecolor_dense: one SGR per cell, no two alike; the last piece is cut
+# off at 16 MiB, as in every kind.)
+
+def truecolor(rng):
+    """A random 24-bit colour as 'r;g;b'."""
+    value = rng.getrandbits(24)
+    return f"{value >> 16};{(value >> 8) & 255};{value & 255}"
+
+
+LEVELS = [("INFO ", "32"), ("DEBUG", "2;37"), ("WARN ", "1;33"), ("ERROR", "1;31"), ("TRACE", "2;36")]
+
+
+class StyleChurn(Stream):
+    """style_churn: a coloured log that scrolls, where nearly every word has
+    a style never seen before (random truecolour foreground, often a
+    truecolour background, underline styles and colours, attributes), so
+    the distinct styles grow all through the file and spread over the
+    screen and the scrollback. Each styled word's SGR starts with 0, so its
+    parameter string alone is its style; about one word in ten reuses one
+    of the last 64 styles, as real output repeats itself."""
+
+    def __init__(self, rng, cols, rows):
+        super().__init__(rng, cols, rows)
+        self.recent = []
+        self.clock = 0
+
+    def style(self, rng):
+        if self.recent and rng.random() < 0.1:
+            return rng.choice(self.recent)
+        params = ["0"]
+        for code, chance in (("1", 0.2), ("2", 0.08), ("3", 0.2), ("7", 0.04), ("9", 0.05)):
+            if rng.random() < chance:
+                params.append(code)
+        underline = rng.random() < 0.35
+        if underline:
+            params.append(rng.choice(["4", "4:2", "4:3", "4:4", "4:5"]))
+        if rng.random() < 0.05:
+            params.append("53")
+        if rng.random() < 0.125:
+            # The ITU T.416 colon form, as kitty and WezTerm document it.
+            params.append("38:2::" + truecolor(rng).replace(";", ":"))
+        else:
+            params.append("38;2;" + truecolor(rng))
+        if rng.random() < 0.5:
+            params.append("48;2;" + truecolor(rng))
+        if underline and rng.random() < 0.7:
+            params.append("58;2;" + truecolor(rng) if rng.random() < 0.8 else f"58;5;{rng.randrange(256)}")
+        sgr = ";".join(params)
+        self.recent.append(sgr)
+        if len(self.recent) > 64:
+            del self.recent[0]
+        return sgr
+
+    def piece(self, rng, cols, rows):
+        self.clock += rng.randint(1, 900)
+        seconds, millis = divmod(self.clock, 1000)
+        level, colour = rng.choice(LEVELS)
+        stamp = f"{seconds // 3600 % 24:02}:{seconds // 60 % 60:02}:{seconds % 60:02}.{millis:03}"
+        out = [CSI + "2m" + stamp + CSI + "0m " + CSI + colour + "m" + level + CSI + "0m "]
+        width = len(stamp) + len(level) + 2
+        for _ in range(rng.randint(2, 12)):
+            word = rng.choice(WORDS)
+            if rng.random() < 0.3:
+                word += str(rng.randrange(10000))
+            if width + len(word) + 1 > cols:
+                break
+            out.append(CSI + self.style(rng) + "m" + word + CSI + "0m ")
+            width += len(word) + 1
+        out.append(CSI + "0m\r\n")
+        return "".join(out)
+
+
+class LinkChurn(Stream):
+    """link_churn: OSC 8 hyperlinks that keep changing, on lines that
+    scroll: `ls --hyperlink` style listings (a column of names, each linked
+    to its own file://), compiler diagnostics whose location links to the
+    file and line, and issue and documentation URLs in prose. Linked runs
+    are a few cells long. About 60% of the links carry an `id=`; a link is
+    sometimes reused (a diagnostic's location printed again, an id tying
+    two runs of one link). Both string terminators occur (ST and BEL)."""
+
+    def __init__(self, rng, cols, rows):
+        super().__init__(rng, cols, rows)
+        self.serial = 0
+        self.recent = []
+
+    def link(self, rng, uri):
+        if self.recent and rng.random() < 0.08:
+            params, uri = rng.choice(self.recent)
+        else:
+            self.serial += 1
+            params = f"id={self.serial:x}" if rng.random() < 0.6 else ""
+            self.recent.append((params, uri))
+            if len(self.recent) > 32:
+                del self.recent[0]
+        end = "\x07" if rng.random() < 0.2 else ESC + "\\"
+        return ESC + "]8;" + params + ";" + uri + end
+
+    def run(self, rng, uri, text):
+        return self.link(rng, uri) + text + ESC + "]8;;" + ESC + "\\"
+
+    def piece(self, rng, cols, rows):
+        roll = rng.random()
+        n = self.serial + 1
+        if roll < 0.55:
+            # A listing: names in columns, each its own file.
+            out, width = [], 0
+            while True:
+                name = rng.choice(WORDS)[: rng.randint(3, 6)] + f"{n % 1000}" + rng.choice([".c", ".h", ".o", ""])
+                if width + len(name) + 2 > cols:
+                    break
+                out.append(self.run(rng, f"file://h/{name}", name) + "  ")
+                width += len(name) + 2
+                n += 1
+            return "".join(out) + "\r\n"
+        if roll < 0.85:
+            name = rng.choice(WORDS) + f"{n % 100}.c"
+            line = rng.randint(1, 999)
+            text = f"{name}:{line}"
+            message = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 4)))
+            return (CSI + "1m" + self.run(rng, f"file://h/{name}#{line}", text) + CSI + "0m: "
+                    + CSI + "31merror:" + CSI + "0m " + message[: max(0, cols - len(text) - 9)] + "\r\n")
+        words = [rng.choice(WORDS) for _ in range(rng.randint(1, 4))]
+        tag = f"#{n}"
+        return (" ".join(words) + " " + CSI + "4;34m" + self.run(rng, f"https://x.io/i/{n}", tag)
+                + CSI + "0m " + rng.choice(WORDS) + "\r\n")
+
+
+class TruecolorDense(Stream):
+    """truecolor_dense: half-block image previews, every cell its own
+    random 24-bit foreground and background (`38;2;r;g;b;48;2;r;g;b` and
+    U+2580). Frames alternate at random between a redraw from the home
+    position (CUP on every row, nothing scrolls) and a preview printed
+    inline, row by row with CR LF, which scrolls it into the scrollback."""
+
+    def __init__(self, rng, cols, rows):
+        super().__init__(rng, cols, rows)
+        self.after_home = False
+
+    def cells(self, rng, cols):
+        bits = rng.getrandbits
+        out = []
+        for _ in range(cols):
+            fg, bg = bits(24), bits(24)
+            out.append(f"{CSI}38;2;{fg >> 16};{(fg >> 8) & 255};{fg & 255};"
+                       f"48;2;{bg >> 16};{(bg >> 8) & 255};{bg & 255}m\u2580")
+        return "".join(out)
+
+    def piece(self, rng, cols, rows):
+        if rng.random() < 0.5:
+            out = [CSI + "H"]
+            for row in range(rows):
+                out.append(CSI + f"{row + 1};1H" + self.cells(rng, cols))
+            out.append(CSI + "0m")
+            self.after_home = True
+            return "".join(out)
+        out = ["\r\n"] if self.after_home else []
+        for _ in range(rows):
+            out.append(self.cells(rng, cols) + CSI + "0m\r\n")
+        self.after_home = False
+        return "".join(out)
+
+
+style_churn = StyleChurn
+link_churn = LinkChurn
+truecolor_dense = TruecolorDense
+
+
 KINDS = {"scrolling": scrolling, "dense_cells": dense_cells, "cursor_motion": cursor_motion,
          "unicode": unicode, "mixed": mixed,
          "scrolling_fullscreen": scrolling_fullscreen, "light_cells": light_cells,
          "scrolling_top_region": scrolling_top_region, "scrolling_bottom_region": scrolling_bottom_region,
          "scrolling_top_small_region": scrolling_top_small_region,
          "scrolling_bottom_small_region": scrolling_bottom_small_region,
-         "medium_cells": medium_cells, "sync_medium_cells": sync_medium_cells}
+         "medium_cells": medium_cells, "sync_medium_cells": sync_medium_cells,
+         "style_churn": style_churn, "link_churn": link_churn, "truecolor_dense": truecolor_dense}
 
 # The benchmark suite, in vtebench's order of categories.
 SUITE_KINDS = ["dense_cells", "light_cells", "medium_cells", "cursor_motion", "scrolling",
                "scrolling_fullscreen", "scrolling_top_region", "scrolling_bottom_region",
                "scrolling_top_small_region", "scrolling_bottom_small_region", "unicode",
-               "sync_medium_cells"]
+               "sync_medium_cells", "truecolor_dense", "style_churn", "link_churn"]
 
 
 def generate(kind, size, seed, cols, rows):
@@ -261,6 +449,22 @@ def generate(kind, size, seed, cols, rows):
         chunks.append(piece)
         written += len(piece)
     return b"".join(chunks)[:size]
+
+
+def distinct_counts(data):
+    """What a replay holds for the side tables, counted from its bytes: SGR
+    sequences other than a plain reset (`0m`, `m`) and their distinct
+    parameter strings, cells printed (code
+    points that are not controls), and OSC 8 links opened and their
+    distinct (params, URI) pairs. style_churn's SGRs each start with 0, so
+    a distinct parameter string is a distinct style."""
+    sgrs = [sgr for sgr in re.findall(rb"\x1b\[([0-9;:]*)m", data) if sgr not in (b"", b"0")]
+    opened = [match for match in re.findall(rb"\x1b\]8;([^;\x07\x1b]*);([^\x07\x1b]*)(?:\x07|\x1b\\)", data)
+              if match[1]]
+    plain = re.sub(rb"\x1b\[[0-9;:?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|[\x00-\x1f]", b"", data)
+    return {"bytes": len(data), "sgr": len(sgrs), "distinct_sgr": len(set(sgrs)),
+            "cells": len(plain.decode("utf-8", "replace")),
+            "links_opened": len(opened), "distinct_links": len(set(opened))}
 
 
 def generator_version():
@@ -304,7 +508,15 @@ def main():
     parser.add_argument("-o", "--output", help="the file to write (one --kind)")
     parser.add_argument("--suite", metavar="DIR", help="write every suite kind into DIR instead")
     parser.add_argument("--kinds", help="with --suite: comma-separated subset of the suite kinds")
+    parser.add_argument("--count", action="store_true",
+                        help="print what --kind holds for the side tables (distinct SGRs, links, cells); no file")
     args = parser.parse_args()
+
+    if args.count:
+        counts = distinct_counts(generate(args.kind, args.size, args.seed, args.cols, args.rows))
+        print(f"{args.kind} {args.cols}x{args.rows} seed {args.seed}: "
+              + " ".join(f"{key}={value}" for key, value in counts.items()))
+        return
 
     if args.suite:
         kinds = args.kinds.split(",") if args.kinds else SUITE_KINDS

@@ -17,8 +17,14 @@ struct Chart {
         "memchr": "#adb5bd",
     ]
 
+    /// An engine's bar colour: the base build (`termengine@…`) in a lighter
+    /// shade of termengine's.
+    func colour(_ name: String) -> String {
+        colours[name] ?? (name.hasPrefix(report.subject + "@") ? "#ffa94d" : "#868e96")
+    }
+
     func svg() -> String {
-        let engineNames = [report.subject] + report.references + (report.limitEngine.map { [$0] } ?? [])
+        let engineNames = report.measuredEngines + (report.limitEngine.map { [$0] } ?? [])
         let rates = report.results.flatMap { $0.measurements.filter { $0.error == nil }.map(\.mibps) }
         let top = pow(10, ceil(log10(max(rates.max() ?? 10, 10))))
         let bottom = 1.0
@@ -40,7 +46,7 @@ struct Chart {
         var legendX = 12.0
         for name in engineNames {
             body.append(
-                "<rect x=\"\(f(legendX))\" y=\"\(f(y - 9))\" width=\"12\" height=\"10\" fill=\"\(colours[name] ?? "#868e96")\"/>"
+                "<rect x=\"\(f(legendX))\" y=\"\(f(y - 9))\" width=\"12\" height=\"10\" fill=\"\(colour(name))\"/>"
             )
             let label = name == report.limitEngine ? "\(name) scan (bound)" : name
             body.append(text(legendX + 16, y, label, size: 12))
@@ -81,7 +87,7 @@ struct Chart {
                         let end = x(m.mibps)
                         body.append(
                             "<rect x=\"\(f(plotLeft))\" y=\"\(f(y))\" width=\"\(f(max(end - plotLeft, 1)))\" "
-                                + "height=\"\(f(barHeight))\" fill=\"\(colours[name] ?? "#868e96")\"><title>\(escape(name)) "
+                                + "height=\"\(f(barHeight))\" fill=\"\(colour(name))\"><title>\(escape(name)) "
                                 + "\(escape(result.corpus)) \(size): \(format(m.mibps, 1)) MiB/s</title></rect>")
                         let mark = m.screenMatchesSubject == false ? "*" : ""
                         body.append(
@@ -96,7 +102,8 @@ struct Chart {
         body.append(
             text(
                 12, y + 4,
-                "ratio after each name: termengine ÷ fastest reference. "
+                "ratio after each name: termengine ÷ fastest reference"
+                    + (report.baseEngine.map { "; termengine ÷ \($0) in the JSON (ratio_vs_base)" } ?? "") + ". "
                     + "* final screen differs from termengine's.", size: 10, fill: "#495057"))
         let height = y + 16
         return """

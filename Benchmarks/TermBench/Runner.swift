@@ -11,6 +11,9 @@ struct EngineSpec {
         case subject
         /// Another engine, for the ratios.
         case reference
+        /// TermEngine built at another revision (`--base REV`), for the
+        /// before/after ratio; not a reference.
+        case base
         /// Not an engine: the physical-limit line.
         case limit
     }
@@ -43,6 +46,8 @@ struct TerminalSize: CustomStringConvertible, Hashable {
 struct Measurement {
     var engine: String
     var error: String?
+    /// The process ran past `--timeout` and was killed.
+    var timedOut = false
     var mibps = 0.0
     /// The fastest run's rate (least disturbed by other load).
     var bestMibps = 0.0
@@ -59,6 +64,13 @@ struct Measurement {
     var screen = ""
     /// nil: not compared (the subject itself, or the limit line).
     var screenMatchesSubject: Bool?
+    /// Styles interned after the feed (`Terminal.styleCount`), from engines
+    /// that report it (`styles=`); nil otherwise.
+    var styles: Int?
+    /// The terminal's storage by kind in bytes (`cell_bytes`, `row_bytes`,
+    /// `table_bytes` in the result line), for engines that report it. No
+    /// engine does yet: see `FeedCommand.storageFields`.
+    var storage: [String: Int] = [:]
 }
 
 extension Measurement {
@@ -101,8 +113,14 @@ struct Runner {
     static let usage = """
         termbench run [--corpus DIR] [--sizes 80x24,200x50] [--runs N] [--warmup N] [--race-runs N]
                       [--no-race] [--quick] [--only a,b] [--engines a,b] [--harness-dir DIR]
-                      [--out DIR] [--scrollback N] [--timeout SECONDS]
+                      [--out DIR] [--scrollback N] [--timeout SECONDS] [--base REV]
         """
+
+    /// The corpus kinds of issue #17 (Corpus/generate.py): the two churn
+    /// kinds are judged against truecolor_dense's speed and are not part of
+    /// issue #4's 2× rule.
+    static let churnCorpora: Set<String> = ["style_churn", "link_churn"]
+    static let issue17Corpora: Set<String> = churnCorpora.union(["truecolor_dense"])
 
     var corpusDirectory = "Corpus/generated"
     var sizes = [TerminalSize("80x24")!, TerminalSize("200x50")!]
@@ -116,6 +134,10 @@ struct Runner {
     var harnessDirectory = "Benchmarks/build/bin"
     var outputDirectory = "Benchmarks/results"
     var quick = false
+    /// `--base REV`: the revision to build and race as one more engine.
+    var baseRevision: String?
+    /// The base build, once `prepareBase` has made it.
+    var base: BaseBuild?
     var commandLine = ""
     let loadAverageAtStart = loadAverage()
 
@@ -144,8 +166,22 @@ struct Runner {
         engineNames = try options.list("--engines")
         harnessDirectory = try options.value("--harness-dir") ?? harnessDirectory
         outputDirectory = try options.value("--out") ?? outputDirectory
+        baseRevision = try options.value("--base").flatMap { $0.isEmpty ? nil : $0 }
         let extra = try options.positionals()
         guard extra.isEmpty else { throw Options.Failure("unexpected arguments: \(extra.joined(separator: " "))") }
+    }
+
+    /// Exports and builds `--base REV` (see `BaseBuild`). A base that cannot
+    /// be built or measured is left out with a message, as a reference
+    /// harness that failed to build is; a revision that is not a commit is
+    /// an error.
+    mutating func prepareBase() throws {
+        guard let baseRevision else { return }
+        do {
+            base = try BaseBuild.prepare(revision: baseRevision)
+        } catch let unusable as BaseBuild.Unusable {
+            log("termbench: --base \(baseRevision): \(unusable); the base is left out of this run")
+        }
     }
 
     // MARK: Engines
@@ -192,8 +228,27 @@ struct Runner {
                 },
                 race: nil),
         ]
+        if let base {
+            let engine = EngineSpec(
+                name: base.engineName, role: .base, version: "\(base.shortCommit) (--base \(base.revision))",
+                feed: { file, size in
+                    [
+                        base.termbench, "feed", file, String(size.columns), String(size.rows), "--scrollback",
+                        scrollbackText,
+                    ]
+                },
+                race: base.termengine.map { binary in
+                    { file, size in
+                        [
+                            binary, "replay", file, "--cols", String(size.columns), "--rows", String(size.rows),
+                            "--scrollback", scrollbackText, "--quiet",
+                        ]
+                    }
+                })
+            all.insert(engine, at: 1)
+        }
         if let engineNames {
-            all = all.filter { $0.role == .subject || engineNames.contains($0.name) }
+            all = all.filter { $0.role == .subject || $0.role == .base || engineNames.contains($0.name) }
         }
         return all
     }
@@ -230,7 +285,8 @@ struct Runner {
     let suiteOrder = [
         "dense_cells", "light_cells", "medium_cells", "cursor_motion", "scrolling", "scrolling_fullscreen",
         "scrolling_top_region", "scrolling_bottom_region", "scrolling_top_small_region",
-        "scrolling_bottom_small_region", "unicode", "sync_medium_cells",
+        "scrolling_bottom_small_region", "unicode", "sync_medium_cells", "truecolor_dense", "style_churn",
+        "link_churn",
     ]
 
     // MARK: Running
@@ -276,22 +332,35 @@ struct Runner {
                 // single engine's median by ±40%).
                 var rounds = [[Measurement]](repeating: [], count: usable.count)
                 for _ in 0..<runs {
-                    for (index, engine) in usable.enumerated() {
-                        rounds[index].append(measure(engine, file: path, size: size))
+                    // An engine that ran past the timeout on this file is
+                    // not run on it again: its later rounds would only take
+                    // as long (the current engine on truecolor_dense).
+                    for (index, engine) in usable.enumerated() where !rounds[index].contains(where: \.timedOut) {
+                        let measurement = measure(engine, file: path, size: size)
+                        if measurement.timedOut {
+                            log("termbench: \(engine.name) timed out on \(name) \(size); not run on it again")
+                        }
+                        rounds[index].append(measurement)
                     }
                 }
                 var measurements = rounds.map(Measurement.combining)
                 let subjectScreen = measurements.first { $0.engine == "termengine" }?.screen
                 for index in measurements.indices {
                     let spec = usable[index]
-                    if spec.role == .reference, let subjectScreen, measurements[index].error == nil {
+                    if spec.role == .reference || spec.role == .base, let subjectScreen,
+                        measurements[index].error == nil
+                    {
                         measurements[index].screenMatchesSubject = measurements[index].screen == subjectScreen
                     }
                 }
                 var race: [RaceEntry] = []
                 if raceRuns > 0 {
                     for engine in usable where engine.race != nil {
-                        race.append(self.race(engine, file: path, size: size))
+                        if measurements.contains(where: { $0.engine == engine.name && $0.timedOut }) {
+                            race.append(RaceEntry(engine: engine.name, error: "not raced: its feed timed out"))
+                        } else {
+                            race.append(self.race(engine, file: path, size: size))
+                        }
                     }
                 }
                 let result = FileResult(corpus: name, size: size, bytes: bytes, measurements: measurements, race: race)
@@ -309,6 +378,7 @@ struct Runner {
             let child = try spawnAndWait(argv, timeout: timeout)
             measurement.childMaxResidentKiB = child.maxResidentKiB
             guard !child.timedOut else {
+                measurement.timedOut = true
                 measurement.error = "timed out after \(Int(timeout)) s"
                 return measurement
             }
@@ -326,6 +396,10 @@ struct Runner {
             measurement.peakResidentKiB = Int(fields["peak_rss_kib"] ?? "") ?? 0
             measurement.scrollback = Int(fields["scrollback"] ?? "") ?? 0
             measurement.screen = fields["screen"] ?? ""
+            measurement.styles = fields["styles"].flatMap { Int($0) }
+            for key in ["cell_bytes", "row_bytes", "table_bytes"] {
+                if let value = fields[key].flatMap({ Int($0) }) { measurement.storage[key] = value }
+            }
         } catch {
             measurement.error = "\(error)"
         }

@@ -24,7 +24,8 @@ func main() -> Int32 {
         case "feed":
             try FeedCommand.run(&options)
         case "run":
-            let runner = try Runner(&options)
+            var runner = try Runner(&options)
+            try runner.prepareBase()
             let engines = runner.engines()
             let started = Date()
             let (results, baselines) = try runner.run()
