@@ -1,5 +1,5 @@
 import Foundation
-import TermCore
+@testable import TermCore
 import TestSupport
 
 /// Random terminal output: text (ASCII, wide, combining, emoji), styles,
@@ -205,9 +205,12 @@ struct RandomSession: CustomStringConvertible {
         return session
     }
 
-    /// A terminal that went through the session.
-    func replay() -> Terminal {
-        let terminal = Terminal(columns: columns, rows: rows, scrollback: scrollback)
+    /// A terminal that went through the session; with `rowsPerPage`, one
+    /// whose grids keep that many rows per page.
+    func replay(rowsPerPage: Int? = nil) -> Terminal {
+        let terminal =
+            rowsPerPage.map { Terminal(columns: columns, rows: rows, scrollback: scrollback, rowsPerPage: $0) }
+            ?? Terminal(columns: columns, rows: rows, scrollback: scrollback)
         for step in steps {
             switch step {
             case .feed(let text): terminal.feed(text)

@@ -87,6 +87,12 @@ public final class Terminal {
         state = TerminalState(columns: columns, rows: rows, scrollback: scrollback)
     }
 
+    /// A terminal whose grids keep `rowsPerPage` rows per page (a power of
+    /// two): for tests that put page boundaries between every few rows.
+    init(columns: Int, rows: Int, scrollback: Int, rowsPerPage: Int) {
+        state = TerminalState(columns: columns, rows: rows, scrollback: scrollback, rowsPerPage: rowsPerPage)
+    }
+
     // MARK: Feeding
 
     /// Processes output bytes from the program, then delivers the replies to

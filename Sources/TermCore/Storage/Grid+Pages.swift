@@ -111,10 +111,11 @@ extension Grid {
     /// Calls `body` with every cell of page `page`, stale cells zeroed first
     /// (they name entries of lines long gone, as a read of the line would
     /// find).
-    private func forEachCell(page: Int, _ body: (inout Cell) -> Void) {
+    private mutating func forEachCell(page: Int, _ body: (inout Cell) -> Void) {
         let first = page << pageShift
         let slots = first..<min(storage.slotCount, first + (1 << pageShift))
         let columns = columns
+        compactionCellVisits &+= slots.count * columns
         for slot in slots {
             clearStaleCells(slot: slot)
             let row = storage.cells + slot * columns

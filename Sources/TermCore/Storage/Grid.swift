@@ -195,6 +195,9 @@ struct Grid {
     var styleCompactions = 0
     var linkCompactions = 0
     var clusterCompactions = 0
+    /// Cells compactions have visited: the work they did (tests check it
+    /// stays linear in the input).
+    var compactionCellVisits = 0
 
     /// A grid of `rows` screen rows and up to `scrollbackLimit` lines of
     /// scrollback, in pages of `rowsPerPage` slots (a power of two; by

@@ -1,0 +1,130 @@
+import Testing
+
+@testable import TermCore
+
+/// Page-local tables (issue #17): no count of distinct styles, links or
+/// clusters is too many. With one terminal-wide table of 65,536 styles,
+/// colours were lost past it, and every new style then scanned the whole
+/// scrollback; now each cell keeps its own, and compaction visits one page.
+@Suite("Pages: distinct styles, links and clusters")
+struct PageTableTests {
+    static let sizes = [(80, 24), (200, 50)]
+    static let count = 300_000
+
+    /// The cells of buffer line `line` (scrollback first, then the screen)
+    /// and the tables of their page.
+    static func line(_ terminal: Terminal, _ line: Int) -> (cells: UnsafePointer<Cell>, tables: PageTables) {
+        let grid = terminal.state.primary
+        if line < grid.historyCount {
+            return (UnsafePointer(grid.historyRow(line)), grid.tables(ofHistoryLine: line))
+        }
+        let row = line - grid.historyCount
+        return (grid.readRow(row), grid.tables(ofScreenRow: row))
+    }
+
+    /// Feeds `count` cells printed one after the other, each made by `piece`,
+    /// and checks each with `check`, both given the cell's index.
+    static func everyCellKept(
+        columns: Int, rows: Int, piece: (Int) -> String, check: (Int, Cell, PageTables) -> Bool
+    ) -> (terminal: Terminal, wrong: [Int]) {
+        let terminal = Terminal(columns: columns, rows: rows, scrollback: 10_000)
+        var input: [UInt8] = []
+        input.reserveCapacity(count * 40)
+        for index in 0..<count { input += Array(piece(index).utf8) }
+        terminal.feed(input)
+        let lines = count / columns
+        #expect(terminal.scrollbackCount + terminal.rows == lines + (lines >= rows ? 0 : rows - lines))
+        var wrong: [Int] = []
+        for line in 0..<lines {
+            let (cells, tables) = Self.line(terminal, line)
+            for column in 0..<columns where !check(line * columns + column, cells[column], tables) {
+                wrong.append(line * columns + column)
+                if wrong.count == 5 { return (terminal, wrong) }
+            }
+        }
+        return (terminal, wrong)
+    }
+
+    static func color(_ index: Int) -> (Int, Int, Int) { (index & 0xFF, (index >> 8) & 0xFF, index >> 16) }
+
+    @Test(
+        "300,000 distinct truecolor styles with 10,000 lines of scrollback: every cell keeps its own", arguments: sizes)
+    func distinctStylesAreAllKept(columns: Int, rows: Int) {
+        let (terminal, wrong) = Self.everyCellKept(
+            columns: columns, rows: rows,
+            piece: { index in
+                let (red, green, blue) = Self.color(index)
+                return "\u{1B}[38;2;\(red);\(green);\(blue)m\(Character(UnicodeScalar(UInt8(97 + index % 26))))"
+            },
+            check: { index, cell, tables in
+                let (red, green, blue) = Self.color(index)
+                return cell.value == UInt32(97 + index % 26)
+                    && tables.style(of: cell).foreground == .rgb(UInt8(red), UInt8(green), UInt8(blue))
+            })
+        #expect(wrong.isEmpty, "cells \(wrong)")
+        // Each page holds fewer cells than its table has ids: no compaction.
+        #expect(terminal.counters.styleCompactions == 0)
+        #expect(terminal.styleCount >= Self.count - columns * rows)
+    }
+
+    @Test(
+        "300,000 distinct OSC 8 links with ids and 10,000 lines of scrollback: every cell keeps its own",
+        arguments: sizes)
+    func distinctLinksAreAllKept(columns: Int, rows: Int) {
+        let (terminal, wrong) = Self.everyCellKept(
+            columns: columns, rows: rows,
+            piece: { index in "\u{1B}]8;id=l\(index);https://example.com/\(index)\u{1B}\\x" },
+            check: { index, cell, tables in
+                tables.link(of: cell) == Hyperlink(uri: "https://example.com/\(index)", id: "l\(index)")
+            })
+        #expect(wrong.isEmpty, "cells \(wrong)")
+        #expect(terminal.counters.hyperlinkCompactions == 0)
+    }
+
+    /// Base letter and two combining marks: 26 × 112 × 112 distinct clusters.
+    static func cluster(_ index: Int) -> [UInt32] {
+        [97 + UInt32(index % 26), 0x300 + UInt32((index / 26) % 112), 0x300 + UInt32((index / (26 * 112)) % 112)]
+    }
+
+    @Test(
+        "300,000 distinct grapheme clusters with 10,000 lines of scrollback: every cell keeps its own", arguments: sizes
+    )
+    func distinctClustersAreAllKept(columns: Int, rows: Int) {
+        let (terminal, wrong) = Self.everyCellKept(
+            columns: columns, rows: rows,
+            piece: { index in String(String.UnicodeScalarView(Self.cluster(index).compactMap(Unicode.Scalar.init))) },
+            check: { index, cell, tables in cell.isCluster && tables.clusters[cell.value] == Self.cluster(index) })
+        #expect(wrong.isEmpty, "cells \(wrong)")
+        #expect(terminal.counters.clusterCompactions == 0)
+    }
+
+    @Test("Styles written over and over the same screen: compactions visit a page's cells, linear in the styles")
+    func compactionWorkIsLinear() {
+        // 80×24 with 10,000 lines of scrollback: the screen's rows lie in
+        // one or two pages; 300,000 distinct styles over the same 1,920
+        // cells fill their tables again and again. Each compaction visits
+        // one page (≤ 32,768 cells) once per 32,768 new styles at least, so
+        // the cells visited stay within a small multiple of the styles.
+        let terminal = Terminal(columns: 80, rows: 24, scrollback: 10_000)
+        var input: [UInt8] = []
+        for index in 0..<Self.count {
+            if index % 1_920 == 0 { input += Array("\u{1B}[H".utf8) }
+            let (red, green, blue) = Self.color(index)
+            input += Array("\u{1B}[48;2;\(red);\(green);\(blue)mx".utf8)
+        }
+        terminal.feed(input)
+        #expect(terminal.counters.styleCompactions > 0)
+        let visits = terminal.state.active.compactionCellVisits
+        #expect(visits <= 4 * Self.count, "\(visits) cells visited for \(Self.count) styles")
+        // And each cell has the style it was given last.
+        for cell in 0..<1_920 {
+            let index = cell + 1_920 * ((Self.count - 1 - cell) / 1_920)
+            let (red, green, blue) = Self.color(index)
+            let style = terminal.cell(at: ScreenPosition(row: cell / 80, column: cell % 80)).style
+            if style.background != .rgb(UInt8(red), UInt8(green), UInt8(blue)) {
+                Issue.record("cell \(cell): \(style)")
+                break
+            }
+        }
+    }
+}
