@@ -504,10 +504,16 @@ extension StateEncoder {
         guard let line else { return }
         let edge = lastColumn(line.size)
         let start = rightHalfStart(line, edge: edge)
+        // Not a row ending in a wrap spacer: writing it again after would not
+        // make the spacer (only the wrap into the next row does, while the
+        // screen is drawn).
+        func usable(_ row: Int) -> Bool {
+            row != target && (onScreen[row]?.size ?? .single) == .single && shadow.lineSize(row: row) == .single
+        }
+        func endsInSpacer(_ row: Int) -> Bool { cell(onScreen[row], columns - 1).width == .wrapSpacer }
         guard
-            let scratch = (0..<rows).first(where: {
-                $0 != target && (onScreen[$0]?.size ?? .single) == .single && shadow.lineSize(row: $0) == .single
-            })
+            let scratch = (0..<rows).first(where: { usable($0) && !endsInSpacer($0) })
+                ?? (0..<rows).first(where: usable)
         else { return }
         var index = start
         var forced = true

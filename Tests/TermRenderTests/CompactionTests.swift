@@ -438,6 +438,14 @@ extension CompactionRegressionTests {
                 "pending wrap over a narrowed cluster in the last column", (10, 3),
                 "\u{1B}[?2027habcdefgh😀\u{FE0E}x\u{1B}[1;9;1;9;1;1;10$v", nil, ""
             ),
+            // The hidden half of a double-width row is written on another
+            // row and copied over: not on one ending in a wrap spacer, which
+            // writing it again would lose (fuzz
+            // crashes/compaction/scratch-row-with-spacer).
+            (
+                "the hidden half written on a row other than one ending in a spacer", (28, 13),
+                "\u{FFFD}\u{FFFD}한", (3, 9), "\u{FFFD}\u{FFFD}\u{1B}[4h\u{1B}#6\u{FFFD}"
+            ),
             // Insert mode cutting wide characters leaves blanks with their
             // foreground, two side by side at the edge (random seed 904).
             ("styled blanks at the edge, left by insert mode", (10, 3), "\u{1B}[92m漢字한👩‍👧\u{1B}[8G\u{1B}[4h#", nil, ""),
