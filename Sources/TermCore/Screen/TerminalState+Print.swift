@@ -53,21 +53,20 @@ extension TerminalState {
         // The same conditions as `lineFeed`'s whole-screen scroll, and
         // `printASCII`'s for storing a run: the CR LF before has already
         // cancelled any pending wrap and REP's character.
-        // The rows it writes lie in any page: only a pen and an erase blank
-        // that name no table entry (the same in every page) are stored here.
-        let fill = eraseFill
         guard
             cursor.row == rows &- 1 && cursor.col == 0 && scrollTop == 0 && scrollBottom == rows &- 1
                 && !modes.leftRightMargins && !isAlternateScreen && charsets.isPlainASCII && !modes.insert
-                && !protectedPen && !active.mayHoldDoubleSizeRows && fill.sharedCell != nil && penIsShared
+                && !protectedPen && !active.mayHoldDoubleSizeRows
         else { return }
-        let cellBits = penCellBits
+        // The rows it writes lie in any page: the grid binds the pen and the
+        // erase blank to each one's page.
+        let pen = PenValue(style: self.pen, linkKey: penTarget)
+        let fill = eraseFill
         let columns = self.columns
         // A local copy for the loop, written back after it (8 fewer
         // instructions a line than taking from the `inout` directly).
         var taken = lines
-        let cellWords = SIMD8<UInt64>(repeating: cellBits)
-        _ = active.writeLinesAtBottom(scrollFill: fill) { row, isRecycled in
+        _ = active.writeLinesAtBottom(pen: pen, scrollFill: fill) { row, isRecycled, cellBits in
             guard isRecycled else {
                 // The cursor's row: its cells change only once the line is
                 // taken, and the line may cut a wide character in two.
@@ -87,6 +86,7 @@ extension TerminalState {
             // fewer instructions a line; +8% MiB/s). The eight bytes, loaded
             // little-endian, are the lanes of a `SIMD8<UInt8>` in order.
             let cells = UnsafeMutableRawPointer(row)
+            let cellWords = SIMD8<UInt64>(repeating: cellBits)
             guard
                 let (text, handedOut) = taken.next(
                     maxLength: columns,
@@ -509,17 +509,17 @@ extension TerminalState {
     /// The cache probe is inlined (a hit is most marks; measured on the
     /// unicode corpus: called, about 51 instructions a mark, inlined about
     /// 22).
-    /// `page` is the page of the row that holds `cell`, whose ids the cache
-    /// then holds.
+    /// `page` is the page of the row that holds `cell`, whose ids are the
+    /// cell's and the cluster's.
     @inline(__always)
     mutating func clusterID(extending cell: Cell, with scalar: UInt32, page: Int) -> UInt32? {
-        if page != clusterCachePage || active.compactionCount != clusterCacheCompactions {
+        if active.compactionCount != clusterCacheCompactions {
+            // Ids were renumbered somewhere (rare): the cache starts afresh.
             clusterExtensions.removeAll()
-            clusterCachePage = page
             clusterCacheCompactions = active.compactionCount
         }
         let cacheKey = UInt64(cell.content & (Cell.valueMask | Cell.clusterFlag)) << 32 | UInt64(scalar)
-        if let id = clusterExtensions.id(for: cacheKey) { return id }
+        if let id = clusterExtensions.id(for: cacheKey, page: page) { return id }
         return newClusterID(extending: cell, with: scalar, page: page, cacheKey: cacheKey)
     }
 
@@ -544,7 +544,7 @@ extension TerminalState {
             clusterExtensions.removeAll()
             clusterCacheCompactions = active.compactionCount
         } else {
-            clusterExtensions.insert(id, for: cacheKey)
+            clusterExtensions.insert(id, for: cacheKey, page: page)
         }
         return id
     }

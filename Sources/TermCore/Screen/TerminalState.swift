@@ -99,11 +99,10 @@ struct TerminalState {
 
     var sgrTransitions = SGRTransitions()
     /// Cluster extensions seen before, so a repeated "e" + U+0301 costs no
-    /// array or hash of arrays. The ids are those of page
-    /// `clusterCachePage` as it was after `clusterCacheCompactions`
-    /// compactions of the grid; cleared when either changes.
+    /// array or hash of arrays. The ids are those of the active grid as it
+    /// was after `clusterCacheCompactions` compactions; cleared when that
+    /// changes or the grid does.
     var clusterExtensions = ClusterExtensionCache()
-    var clusterCachePage = -1
     var clusterCacheCompactions = 0
     /// Display widths (a reference to the shared table).
     let widths = UnicodeWidth.shared

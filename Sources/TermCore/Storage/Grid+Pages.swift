@@ -57,11 +57,31 @@ extension Grid {
         return pages[page].clusters.id(for: scalars)
     }
 
-    /// The blank `fill` in page `page`.
+    /// The cell word of `pen` as page `page` names it, interned there
+    /// (again if a compaction on the way renumbered what was interned
+    /// before it).
+    @inline(never)
+    mutating func penCellBits(_ pen: PenValue, page: Int) -> UInt64 {
+        while true {
+            let compactions = compactionCount
+            let key = styleKey(for: pen.style, page: page)
+            let link = pen.linkKey.map { linkID(storedKey: $0, page: page) } ?? 0
+            if compactionCount == compactions { return Cell(content: 0, style: key, linkID: link).bits }
+        }
+    }
+
+    /// The blank `fill` in page `page`; the last one made is kept, as a
+    /// scroll with a coloured background makes the same blank for row after
+    /// row of a page.
     @inline(__always)
     mutating func blank(_ fill: BlankFill, page: Int) -> Cell {
         if let cell = fill.sharedCell { return cell }
-        return Cell.blank(style: styleKey(for: fill.style, page: page))
+        if let last = lastBlank, last.page == page, last.compactions == compactionCount, last.style == fill.style {
+            return last.cell
+        }
+        let cell = Cell.blank(style: styleKey(for: fill.style, page: page))
+        lastBlank = (fill.style, page, compactionCount, cell)
+        return cell
     }
 
     // MARK: Copies between pages

@@ -198,6 +198,9 @@ struct Grid {
     /// Cells compactions have visited: the work they did (tests check it
     /// stays linear in the input).
     var compactionCellVisits = 0
+    /// The last blank `blank(_:page:)` interned, with its page and the
+    /// compactions then.
+    var lastBlank: (style: Style, page: Int, compactions: Int, cell: Cell)?
 
     /// A grid of `rows` screen rows and up to `scrollbackLimit` lines of
     /// scrollback, in pages of `rowsPerPage` slots (a power of two; by
@@ -437,15 +440,21 @@ struct Grid {
     /// The ring's position, the scrollback count and the storage's pointers
     /// live in locals for the loop: as fields they would be reloaded after
     /// every line, since the row's stores could alias them.
+    ///
+    /// The rows lie in any page: `writeLine` is given the cell word of `pen`
+    /// as the row's page names it, and the fill of a recycled row is made for
+    /// its page, both interned when the page changes (once per page of rows;
+    /// the fill not before a recycled row needs it, as a scroll would).
     @inline(__always)
-    /// - Precondition: `fill` names no table entry, and neither does anything
-    ///   `writeLine` stores: the rows it writes lie in any page.
     mutating func writeLinesAtBottom(
-        scrollFill blankFill: BlankFill,
-        _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>, _ isRecycled: Bool) -> Int?
+        pen: PenValue, scrollFill blankFill: BlankFill,
+        _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>, _ isRecycled: Bool, _ cellBits: UInt64) -> Int?
     ) -> Int {
-        let fill = blankFill.sharedCell ?? .empty
-        assert(blankFill.sharedCell != nil, "a fill that names no table entry")
+        var fill = blankFill.sharedCell ?? .empty
+        var cellBits: UInt64 = 0
+        var boundPage = -1
+        var boundCompactions = -1
+        var fillPage = blankFill.sharedCell == nil ? -1 : Int.max
         let ring = storage.ring
         let slotCount = storage.slotCount
         let cells = storage.cells
@@ -456,7 +465,6 @@ struct Grid {
         let columns = self.columns
         let limit = scrollbackLimit
         let stamp = generation
-        let fillIsEmpty = fill == .empty
         let deferFrom = rows &- 1
         var zero = self.zero
         var historyCount = self.historyCount
@@ -465,8 +473,18 @@ struct Grid {
         var isRecycled = false
         while true {
             let slot = Int(ring[bottom])
+            let page = slot &>> pageShift
+            if isRecycled && fillPage != Int.max && (fillPage != page || compactionCount != boundCompactions) {
+                fill = blank(blankFill, page: page)
+                fillPage = page
+            }
+            if page != boundPage || compactionCount != boundCompactions {
+                cellBits = penCellBits(pen, page: page)
+                boundPage = page
+                boundCompactions = compactionCount
+            }
             let row = cells + slot &* columns
-            guard let written = writeLine(row, isRecycled) else {
+            guard let written = writeLine(row, isRecycled, cellBits) else {
                 if isRecycled {
                     Self.fill(row, with: fill, count: columns)
                     staleFrom[slot] = UInt16(truncatingIfNeeded: columns)
@@ -476,7 +494,7 @@ struct Grid {
             if !isRecycled {
                 // A recycled row was stamped when it was reset, below.
                 generations[slot] = stamp
-            } else if fillIsEmpty && lines >= deferFrom {
+            } else if fill == .empty && lines >= deferFrom {
                 staleFrom[slot] = UInt16(truncatingIfNeeded: written)
             } else {
                 Self.fill(row + written, with: fill, count: columns &- written)

@@ -50,14 +50,17 @@ struct ClusterTable {
 }
 
 /// Cluster extensions seen before: (cell content word << 32 | added scalar)
-/// → the id of the cluster they make. Direct-mapped: a key has one slot, a
-/// newer key in it replaces the older, and a miss only costs the full lookup.
-/// A `Dictionary` here spent most of a combining mark's time in SipHash.
-/// Allocated on first use (48 KiB), so text without marks pays nothing.
+/// in a page → the id of the cluster they make there. Direct-mapped: a key
+/// has one slot, a newer key in it replaces the older, and a miss only costs
+/// the full lookup. A `Dictionary` here spent most of a combining mark's
+/// time in SipHash. Allocated on first use (64 KiB), so text without marks
+/// pays nothing.
 struct ClusterExtensionCache {
     static let capacity = 4096
-    /// Keys by slot (0 = empty: an added scalar is never 0).
+    /// Keys by slot (0 = empty: an added scalar is never 0), the page whose
+    /// ids the key and the cluster are, and the cluster.
     private var keys: [UInt64] = []
+    private var pages: [Int32] = []
     private var ids: [UInt32] = []
 
     @inline(__always)
@@ -67,19 +70,21 @@ struct ClusterExtensionCache {
     }
 
     @inline(__always)
-    func id(for key: UInt64) -> UInt32? {
+    func id(for key: UInt64, page: Int) -> UInt32? {
         guard !keys.isEmpty else { return nil }
         let slot = Self.slot(key)
-        return keys[slot] == key ? ids[slot] : nil
+        return keys[slot] == key && pages[slot] == Int32(truncatingIfNeeded: page) ? ids[slot] : nil
     }
 
-    mutating func insert(_ id: UInt32, for key: UInt64) {
+    mutating func insert(_ id: UInt32, for key: UInt64, page: Int) {
         if keys.isEmpty {
             keys = [UInt64](repeating: 0, count: Self.capacity)
+            pages = [Int32](repeating: 0, count: Self.capacity)
             ids = [UInt32](repeating: 0, count: Self.capacity)
         }
         let slot = Self.slot(key)
         keys[slot] = key
+        pages[slot] = Int32(truncatingIfNeeded: page)
         ids[slot] = id
     }
 

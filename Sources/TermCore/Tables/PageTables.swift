@@ -36,6 +36,14 @@ struct PageTables {
     }
 }
 
+/// The pen as values, for a loop that binds it to each page it writes in
+/// (``Grid/writeLinesAtBottom(pen:scrollFill:_:)``): its style and its
+/// link's bytes.
+struct PenValue {
+    let style: Style
+    let linkKey: [UInt8]?
+}
+
 /// The blank an erase or a scroll leaves: the pen's background, which each
 /// page names with an id of its own, unless it is the default background
 /// (no table entry, the same cell in every page).

@@ -43,7 +43,6 @@ extension TerminalState {
         boundPage = -1
         cachedEraseKey = nil
         tablesEpoch &+= 1
-        clusterCachePage = -1
         clusterExtensions.removeAll()
     }
 
@@ -91,8 +90,4 @@ extension TerminalState {
             boundCompactions = -1  // rebinds at the next write
         }
     }
-
-    /// True when the pen's cell names no table entry (no style id, no link):
-    /// the same in every page.
-    var penIsShared: Bool { penTarget == nil && (penKey.isPalettePair || penKey == .default) }
 }
