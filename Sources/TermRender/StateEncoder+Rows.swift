@@ -36,6 +36,7 @@ extension StateEncoder {
         defer { drawing = false }
         sync()
         onScreen = Array(repeating: nil, count: rows)
+        damagedRows = []
         for index in lines.indices {
             let line = lines[index]
             let screenRow = min(index, rows - 1)
@@ -55,9 +56,12 @@ extension StateEncoder {
                 setEraseBackground(isEraseBlank(last) ? last.style.background : .default)
                 out.append(0x0A)
                 pendingWrap = false
-            } else if line == nil || line!.isEmpty {
+            } else if (line == nil || line!.isEmpty) && !damagedRows.contains(screenRow) {
+                // Nothing to write, unless a spacer made on the row above
+                // put its placeholder here.
                 continue
             }
+            damagedRows.remove(screenRow)
             writeRow(screenRow, line)
         }
         if let last = lines.last ?? nil, last.isWrapped {
@@ -322,6 +326,17 @@ extension StateEncoder {
             if isEraseBlank(first) && columns > 1 {
                 setEraseBackground(first.style.background)
                 out.csi("X")
+            } else if isEraseBlank(first) {
+                // One column: ECH there reaches the row's end and clears the
+                // wrap flag just made; DECCRA copies the blank from another
+                // row instead (it leaves flags alone).
+                sync()
+                let want = first
+                if let source = (0..<(rows - 1)).first(where: {
+                    shadow.cell(at: ScreenPosition(row: $0, column: 0)) == want
+                }) {
+                    out.csi("\(source + 1);1;\(source + 1);1;1;\(rows);1$v")
+                }
             }
         }
         sync()

@@ -96,6 +96,19 @@ struct ResizeTests {
         #expect(t.cellAt(0, 2) == Terminal(columns: 3, rows: 1).cell(at: ScreenPosition(row: 0, column: 0)))
     }
 
+    @Test("With autowrap off a resize leaves no pending wrap (fuzz: compaction)")
+    func withAutowrapOffAResizeLeavesNoPendingWrap() {
+        // "h" then the cursor one past it: at one column that is past the
+        // edge, which with autowrap on is a pending wrap.
+        let t = terminal(40, 12, "h\(CSI)?7l")
+        t.resize(columns: 1, rows: 10)
+        #expect(t.at == [0, 0])
+        #expect(!t.cursor.pendingWrap)
+        let on = terminal(40, 12, "h")
+        on.resize(columns: 1, rows: 10)
+        #expect(on.cursor.pendingWrap)
+    }
+
     @Test func scrollbackLinesReflowToo() {
         let t = terminal(4, 2, "abcdefgh\r\nx\r\ny")
         #expect(t.scrollbackLines == ["abcd", "efgh"])

@@ -35,7 +35,7 @@ extension TerminalState {
     /// its scrollback lines; see ``Terminal/appendScrollbackLines(_:)``.
     mutating func appendScrollback(_ lines: [[Cell]]) {
         let old = primary
-        var grid = Grid(columns: columns, rows: rows, scrollbackLimit: old.scrollbackLimit)
+        var grid = Grid(columns: columns, rows: rows, scrollbackLimit: old.scrollbackLimit, rowsPerPage: rowsPerPage)
         let total = old.historyCount + lines.count
         let kept = min(total, old.scrollbackLimit)
         let dropped = total - kept
@@ -43,7 +43,9 @@ extension TerminalState {
         for index in 0..<kept {
             let source = index + dropped
             if source < old.historyCount {
-                grid.historyRow(index).update(from: old.historyRow(source), count: columns)
+                grid.copyCells(
+                    old.historyRow(source), tables: old.tables(ofHistoryLine: source), sourcePage: -1,
+                    to: grid.historyRow(index), page: grid.page(ofHistoryLine: index), count: columns)
                 grid.setHistoryFlags(index, old.historyFlags(source))
                 grid.setHistoryMark(index, old.historyMark(source))
             } else {
@@ -53,10 +55,14 @@ extension TerminalState {
             }
         }
         for row in 0..<rows {
-            grid.row(row).update(from: old.readRow(row), count: columns)
+            grid.copyCells(
+                old.readRow(row), tables: old.tables(ofScreenRow: row), sourcePage: -1, to: grid.row(row),
+                page: grid.page(ofScreenRow: row), count: columns)
             grid.setFlags(row, old.flags(row))
             grid.setMark(row, old.mark(row))
         }
         if isAlternateScreen { inactive = grid } else { active = grid }
+        gridEpoch &+= 1
+        unbindPen()
     }
 }

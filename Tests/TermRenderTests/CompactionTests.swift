@@ -446,6 +446,13 @@ extension CompactionRegressionTests {
                 "the hidden half written on a row other than one ending in a spacer", (28, 13),
                 "\u{FFFD}\u{FFFD}한", (3, 9), "\u{FFFD}\u{FFFD}\u{1B}[4h\u{1B}#6\u{FFFD}"
             ),
+            // The wrapped bottom row of a one-column screen ending in a
+            // blank (fuzz crashes/compaction/one-column-wrapped-bottom-blank).
+            ("wrapped bottom row of one column, blank", (20, 6), "4T\nT\u{1B}[", (1, 28), "24T"),
+            // A spacer made in the first column puts its placeholder on the
+            // row below, which must be written again though it is empty
+            // (fuzz crashes/compaction/placeholder-on-empty-line-below).
+            ("placeholder of a spacer on an empty line below", (16, 16), "", (2, 16), "/漢\u{1B}[20H\u{1B}[ @\n\n"),
             // Insert mode cutting wide characters leaves blanks with their
             // foreground, two side by side at the edge (random seed 904).
             ("styled blanks at the edge, left by insert mode", (10, 3), "\u{1B}[92m漢字한👩‍👧\u{1B}[8G\u{1B}[4h#", nil, ""),

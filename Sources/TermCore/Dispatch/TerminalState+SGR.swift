@@ -36,8 +36,9 @@ extension TerminalState {
         // A short list without colons may have been applied to this pen
         // before (see `SGRTransitions`); a pen its key does not name is not
         // looked up, as its transitions would be another pen's. The keys are
-        // ids of the page the pen is bound to: the cursor's row's.
-        bindPen(toRow: cursor.row)
+        // ids of the page the pen is bound to, whichever it is (a print
+        // binds it to its row's page); the cursor's row's when none is.
+        if boundPage < 0 || active.compactionCount != boundCompactions { bindPen(toRow: cursor.row) }
         let packed =
             colons == 0 && penKeyNamesPen && sgrTransitions.isActive()
             ? sequence.withParameterValues(SGRTransitions.pack) : nil

@@ -59,8 +59,10 @@ extension TerminalState {
                 && !protectedPen && !active.mayHoldDoubleSizeRows
         else { return }
         // The rows it writes lie in any page: the grid binds the pen and the
-        // erase blank to each one's page.
-        let pen = PenValue(style: self.pen, linkKey: penTarget)
+        // erase blank to each one's page, starting from the binding here.
+        bindPen(toRow: cursor.row)
+        let pen = PenValue(
+            style: self.pen, linkKey: penTarget, page: boundPage, compactions: boundCompactions, cellBits: penCellBits)
         let fill = eraseFill
         let columns = self.columns
         // A local copy for the loop, written back after it (8 fewer
@@ -513,13 +515,13 @@ extension TerminalState {
     /// cell's and the cluster's.
     @inline(__always)
     mutating func clusterID(extending cell: Cell, with scalar: UInt32, page: Int) -> UInt32? {
-        if active.compactionCount != clusterCacheCompactions {
+        if active.compactionCount != active.clusterCacheCompactions {
             // Ids were renumbered somewhere (rare): the cache starts afresh.
-            clusterExtensions.removeAll()
-            clusterCacheCompactions = active.compactionCount
+            active.clusterExtensions.removeAll()
+            active.clusterCacheCompactions = active.compactionCount
         }
         let cacheKey = UInt64(cell.content & (Cell.valueMask | Cell.clusterFlag)) << 32 | UInt64(scalar)
-        if let id = clusterExtensions.id(for: cacheKey, page: page) { return id }
+        if let id = active.clusterExtensions.id(for: cacheKey, page: page) { return id }
         return newClusterID(extending: cell, with: scalar, page: page, cacheKey: cacheKey)
     }
 
@@ -541,10 +543,10 @@ extension TerminalState {
         // A compaction renumbered the clusters the cache names (and the
         // cell's own id, which `cacheKey` holds): it starts afresh.
         if active.compactionCount != compactions {
-            clusterExtensions.removeAll()
-            clusterCacheCompactions = active.compactionCount
+            active.clusterExtensions.removeAll()
+            active.clusterCacheCompactions = active.compactionCount
         } else {
-            clusterExtensions.insert(id, for: cacheKey, page: page)
+            active.clusterExtensions.insert(id, for: cacheKey, page: page)
         }
         return id
     }

@@ -48,6 +48,12 @@ extension TerminalState {
         inactive = wasAlternate ? newPrimary : newAlternate
         columns = newColumns
         rows = newRows
+        // With autowrap off no cursor waits to wrap (DECAWM reset ends a
+        // pending wrap, and no print makes one): a reflow that puts the
+        // cursor one past the new edge leaves it in the last column.
+        if !modes.autowrap {
+            if wasAlternate { alternateCursor.pendingWrap = false } else { primaryCursor.pendingWrap = false }
+        }
         if wasAlternate {
             cursor = alternateCursor
             savedPrimary?.cursor = primaryCursor

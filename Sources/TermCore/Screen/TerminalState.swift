@@ -98,12 +98,6 @@ struct TerminalState {
     var savedAlternate: SavedCursor?
 
     var sgrTransitions = SGRTransitions()
-    /// Cluster extensions seen before, so a repeated "e" + U+0301 costs no
-    /// array or hash of arrays. The ids are those of the active grid as it
-    /// was after `clusterCacheCompactions` compactions; cleared when that
-    /// changes or the grid does.
-    var clusterExtensions = ClusterExtensionCache()
-    var clusterCacheCompactions = 0
     /// Display widths (a reference to the shared table).
     let widths = UnicodeWidth.shared
     /// The OSC 8 link printed characters get, by its bytes
@@ -134,9 +128,10 @@ struct TerminalState {
     /// stamps start afresh in a new grid, so copies of rows made before
     /// (snapshot caches) are stale.
     var gridEpoch = 0
-    /// Changes whenever the pen's keys stop being ids of the page they were
-    /// (a new binding, a compaction): SGR transitions stored before are stale.
-    var tablesEpoch = 0
+    /// Names the page the pen's keys are ids of, with the grid's compactions
+    /// then (`rebindPen(toPage:)`), or -1 while they are not bound: SGR
+    /// transitions are stored and found under it.
+    var tablesEpoch = -1
 
     /// Bytes to write back to the program (replies to queries), and events for
     /// the embedder, both collected during a feed and delivered after it.

@@ -198,6 +198,12 @@ struct Grid {
     /// Cells compactions have visited: the work they did (tests check it
     /// stays linear in the input).
     var compactionCellVisits = 0
+    /// Cluster extensions seen before in this grid's pages, so a repeated
+    /// "e" + U+0301 costs no array or hash of arrays; the ids are those of
+    /// the grid after `clusterCacheCompactions` compactions (cleared when it
+    /// has had more).
+    var clusterExtensions = ClusterExtensionCache()
+    var clusterCacheCompactions = 0
     /// The last blank `blank(_:page:)` interned, with its page and the
     /// compactions then.
     var lastBlank: (style: Style, page: Int, compactions: Int, cell: Cell)?
@@ -451,9 +457,11 @@ struct Grid {
         _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>, _ isRecycled: Bool, _ cellBits: UInt64) -> Int?
     ) -> Int {
         var fill = blankFill.sharedCell ?? .empty
-        var cellBits: UInt64 = 0
-        var boundPage = -1
-        var boundCompactions = -1
+        var fillIsEmpty = fill == .empty
+        var cellBits = pen.cellBits
+        // Ids change only in the calls that bind (a compaction there), which
+        // bind the page again: only the page is compared per line.
+        var boundPage = compactionCount == pen.compactions ? pen.page : -1
         var fillPage = blankFill.sharedCell == nil ? -1 : Int.max
         let ring = storage.ring
         let slotCount = storage.slotCount
@@ -466,6 +474,7 @@ struct Grid {
         let limit = scrollbackLimit
         let stamp = generation
         let deferFrom = rows &- 1
+        let pageShift = pageShift
         var zero = self.zero
         var historyCount = self.historyCount
         var bottom = ringIndex(screenRow: rows &- 1)
@@ -474,14 +483,16 @@ struct Grid {
         while true {
             let slot = Int(ring[bottom])
             let page = slot &>> pageShift
-            if isRecycled && fillPage != Int.max && (fillPage != page || compactionCount != boundCompactions) {
-                fill = blank(blankFill, page: page)
-                fillPage = page
-            }
-            if page != boundPage || compactionCount != boundCompactions {
-                cellBits = penCellBits(pen, page: page)
+            if page != boundPage || (isRecycled && fillPage != page && fillPage != Int.max) {
+                let needsFill = isRecycled && fillPage != Int.max
+                (cellBits, fill) = bind(pen, needsFill ? blankFill : nil, page: page)
                 boundPage = page
-                boundCompactions = compactionCount
+                if needsFill {
+                    fillPage = page
+                    fillIsEmpty = fill == .empty
+                } else if fillPage != Int.max {
+                    fillPage = -1  // a fill made before may name renumbered ids
+                }
             }
             let row = cells + slot &* columns
             guard let written = writeLine(row, isRecycled, cellBits) else {
@@ -494,7 +505,7 @@ struct Grid {
             if !isRecycled {
                 // A recycled row was stamped when it was reset, below.
                 generations[slot] = stamp
-            } else if fill == .empty && lines >= deferFrom {
+            } else if fillIsEmpty && lines >= deferFrom {
                 staleFrom[slot] = UInt16(truncatingIfNeeded: written)
             } else {
                 Self.fill(row + written, with: fill, count: columns &- written)

@@ -38,10 +38,14 @@ struct PageTables {
 
 /// The pen as values, for a loop that binds it to each page it writes in
 /// (``Grid/writeLinesAtBottom(pen:scrollFill:_:)``): its style and its
-/// link's bytes.
+/// link's bytes, with the page it is bound to already, the grid's
+/// compactions then, and its cell word there.
 struct PenValue {
     let style: Style
     let linkKey: [UInt8]?
+    let page: Int
+    let compactions: Int
+    let cellBits: UInt64
 }
 
 /// The blank an erase or a scroll leaves: the pen's background, which each

@@ -34,16 +34,20 @@ extension TerminalState {
         boundPage = page
         boundCompactions = compactions
         cachedEraseKey = nil
-        // Transitions from the old page's keys no longer apply.
-        tablesEpoch &+= 1
+        // SGR transitions are kept by the page whose keys they are, so that
+        // output moving between pages (a screen spanning two, the alternate
+        // screen and back) finds them again while the ids stand.
+        // The grid (its resizes), its compactions, the page and the screen:
+        // 23, 20, 20 and 1 bits; 2^20 compactions free at least 2^35 ids.
+        let grid = gridEpoch & 0x7F_FFFF
+        tablesEpoch = grid << 41 | (compactions & 0xF_FFFF) << 21 | page << 1 | (isAlternateScreen ? 1 : 0)
     }
 
     /// Forgets the binding (the active grid was swapped or replaced).
     mutating func unbindPen() {
         boundPage = -1
         cachedEraseKey = nil
-        tablesEpoch &+= 1
-        clusterExtensions.removeAll()
+        tablesEpoch = -1  // no transition is looked up before a binding
     }
 
     /// The key of `style` in the page the pen is bound to (the cursor row's
@@ -55,7 +59,7 @@ extension TerminalState {
         if active.compactionCount != compactions {
             // The page was compacted to make room: the bound keys are stale.
             boundCompactions = -1
-            tablesEpoch &+= 1
+            tablesEpoch = -1
         }
         return key
     }
