@@ -154,7 +154,13 @@ extension StateEncoder {
             move(row: target, column: edge)
             setAttributes(of: Self.emptyCell)
             printScalars([" "], width: 1, edge: edge)
-            if isEraseBlank(last) { eraseInPlace(row: target, column: edge, background: last.style.background) }
+            if isEraseBlank(last) {
+                // One column wide, where the row must stay wrapped: copied
+                // from an equal blank instead (DECCRA leaves the flag).
+                if !(keepsRowWrap && edge == columns - 1 && copyBlank(last, toRow: target, column: edge)) {
+                    eraseInPlace(row: target, column: edge, background: last.style.background)
+                }
+            }
             return false
         }
         if needsRoomToNarrow(last) && edge >= 1 {
@@ -256,6 +262,40 @@ extension StateEncoder {
         out.csi("\(target + 1);\(column + 1);\(target + 1);\(column + 1)$z")
     }
 
+    /// Makes the erase blank `want` at `column` of `target` without moving
+    /// the cursor or touching the row's wrap flag (which ECH and DECERA in
+    /// the last column clear): DECCRA from an equal cell elsewhere on the
+    /// screen, or else from one ECH makes in a row that does not wrap, which
+    /// is then written again (`damagedRows`, and the draw's last pass).
+    /// False when there is no such row. No origin mode may be in force.
+    @discardableResult
+    func copyBlank(_ want: CellContent, toRow target: Int, column: Int) -> Bool {
+        sync()
+        let positions = (0..<rows).lazy.flatMap { row in (0..<self.columns).lazy.map { (row, $0) } }
+        var source = positions.first {
+            ($0.0 != target || $0.1 != column) && self.shadow.cell(at: ScreenPosition(row: $0.0, column: $0.1)) == want
+        }
+        if source == nil, let scratch = (0..<rows).first(where: { $0 != target && !shadow.isWrapped(row: $0) }) {
+            // DECSC/DECRC around the ECH keep the cursor and its pending
+            // wrap, and bring the pen back.
+            let savedPen = pen
+            out.esc("7")
+            out.csi("\(scratch + 1);1H")
+            setEraseBackground(want.style.background)
+            out.csi("X")
+            out.esc("8")
+            pen = savedPen
+            savedCursorUsed = true
+            damagedRows.insert(scratch)
+            source = (scratch, 0)
+        }
+        guard let (sourceRow, sourceColumn) = source else { return false }
+        out.csi(
+            "\(sourceRow + 1);\(sourceColumn + 1);\(sourceRow + 1);\(sourceColumn + 1);1;\(target + 1);\(column + 1)$v")
+        sync()
+        return true
+    }
+
     /// Marks the bottom row as wrapped without scrolling: with a scroll
     /// region that ends above it, a wrap there stays on the row (xterm), so
     /// the wrap rewrites the row's first cell in place. Two rows leave no
@@ -330,13 +370,7 @@ extension StateEncoder {
                 // One column: ECH there reaches the row's end and clears the
                 // wrap flag just made; DECCRA copies the blank from another
                 // row instead (it leaves flags alone).
-                sync()
-                let want = first
-                if let source = (0..<(rows - 1)).first(where: {
-                    shadow.cell(at: ScreenPosition(row: $0, column: 0)) == want
-                }) {
-                    out.csi("\(source + 1);1;\(source + 1);1;1;\(rows);1$v")
-                }
+                copyBlank(first, toRow: rows - 1, column: 0)
             }
         }
         sync()

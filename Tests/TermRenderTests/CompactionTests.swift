@@ -449,6 +449,15 @@ extension CompactionRegressionTests {
             // The wrapped bottom row of a one-column screen ending in a
             // blank (fuzz crashes/compaction/one-column-wrapped-bottom-blank).
             ("wrapped bottom row of one column, blank", (20, 6), "4T\nT\u{1B}[", (1, 28), "24T"),
+            // One column: a saved pending wrap on a row that stays wrapped,
+            // and a wrapped bottom row ending in a blank no other row holds
+            // (fuzz crashes/compaction/one-column-saved-wrap-on-wrapped-row,
+            // one-column-bottom-blank-unlike-others).
+            ("saved pending wrap on a wrapped row of one column", (40, 12), "L\n", (1, 28), "\u{1B}7L"),
+            (
+                "wrapped bottom row of one column, a blank unlike the others", (20, 18), "\t[[", (1, 28),
+                "2lihend;M\u{1B}[45m[\u{1B}[24Tlihend;"
+            ),
             // A spacer made in the first column puts its placeholder on the
             // row below, which must be written again though it is empty
             // (fuzz crashes/compaction/placeholder-on-empty-line-below).
