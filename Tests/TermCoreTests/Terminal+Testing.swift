@@ -64,5 +64,6 @@ extension TerminalState {
         if isAlternateScreen { inactive = grid } else { active = grid }
         gridEpoch &+= 1
         unbindPen()
+        clusterCacheCompactions = [-1, -1]
     }
 }

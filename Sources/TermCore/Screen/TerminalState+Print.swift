@@ -515,13 +515,14 @@ extension TerminalState {
     /// cell's and the cluster's.
     @inline(__always)
     mutating func clusterID(extending cell: Cell, with scalar: UInt32, page: Int) -> UInt32? {
-        if active.compactionCount != active.clusterCacheCompactions {
-            // Ids were renumbered somewhere (rare): the cache starts afresh.
-            active.clusterExtensions.removeAll()
-            active.clusterCacheCompactions = active.compactionCount
+        let screen = isAlternateScreen ? 1 : 0
+        if active.compactionCount != clusterCacheCompactions[screen] {
+            // Ids were renumbered in this grid (rare): the cache starts afresh.
+            clusterExtensions.removeAll()
+            clusterCacheCompactions[screen] = active.compactionCount
         }
         let cacheKey = UInt64(cell.content & (Cell.valueMask | Cell.clusterFlag)) << 32 | UInt64(scalar)
-        if let id = active.clusterExtensions.id(for: cacheKey, page: page) { return id }
+        if let id = clusterExtensions.id(for: cacheKey, page: page | screen << 30) { return id }
         return newClusterID(extending: cell, with: scalar, page: page, cacheKey: cacheKey)
     }
 
@@ -543,10 +544,10 @@ extension TerminalState {
         // A compaction renumbered the clusters the cache names (and the
         // cell's own id, which `cacheKey` holds): it starts afresh.
         if active.compactionCount != compactions {
-            active.clusterExtensions.removeAll()
-            active.clusterCacheCompactions = active.compactionCount
+            clusterExtensions.removeAll()
+            clusterCacheCompactions[isAlternateScreen ? 1 : 0] = active.compactionCount
         } else {
-            active.clusterExtensions.insert(id, for: cacheKey, page: page)
+            clusterExtensions.insert(id, for: cacheKey, page: page | (isAlternateScreen ? 1 : 0) << 30)
         }
         return id
     }

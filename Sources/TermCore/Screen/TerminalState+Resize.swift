@@ -80,6 +80,7 @@ extension TerminalState {
         // the pen's ids were those of an old page.
         gridEpoch &+= 1
         unbindPen()
+        clusterCacheCompactions = [-1, -1]  // new grids: the cache's ids name nothing
         assert(invariantViolations().isEmpty, "after a resize: \(invariantViolations())")
     }
 

@@ -98,6 +98,12 @@ struct TerminalState {
     var savedAlternate: SavedCursor?
 
     var sgrTransitions = SGRTransitions()
+    /// Cluster extensions seen before, so a repeated "e" + U+0301 costs no
+    /// array or hash of arrays: keyed by page (and screen), with the ids of
+    /// each grid as they were after `clusterCacheCompactions[screen]` of its
+    /// compactions (all cleared when the shown grid has had more).
+    var clusterExtensions = ClusterExtensionCache()
+    var clusterCacheCompactions = [0, 0]
     /// Display widths (a reference to the shared table).
     let widths = UnicodeWidth.shared
     /// The OSC 8 link printed characters get, by its bytes

@@ -198,12 +198,6 @@ struct Grid {
     /// Cells compactions have visited: the work they did (tests check it
     /// stays linear in the input).
     var compactionCellVisits = 0
-    /// Cluster extensions seen before in this grid's pages, so a repeated
-    /// "e" + U+0301 costs no array or hash of arrays; the ids are those of
-    /// the grid after `clusterCacheCompactions` compactions (cleared when it
-    /// has had more).
-    var clusterExtensions = ClusterExtensionCache()
-    var clusterCacheCompactions = 0
     /// The last blank `blank(_:page:)` interned, with its page and the
     /// compactions then.
     var lastBlank: (style: Style, page: Int, compactions: Int, cell: Cell)?

@@ -169,8 +169,9 @@ struct StyleTable {
 
     private(set) var styles: [Style] = [Style()]
     /// Slots hold id + 1 (0 = empty); the table is at most half full.
-    private var slots: [UInt32] = [UInt32](repeating: 0, count: 256)
-    private var mask = 255
+    /// 16 to start with: every page has a table, most with a few styles.
+    private var slots: [UInt32] = [UInt32](repeating: 0, count: 16)
+    private var mask = 15
 
     init() { insertIntoIndex(id: 0) }
 
