@@ -103,7 +103,7 @@ struct PageTableTests {
         // 80×24 with 10,000 lines of scrollback: the screen's rows lie in
         // one or two pages; 300,000 distinct styles over the same 1,920
         // cells fill their tables again and again. Each compaction visits
-        // one page (≤ 32,768 cells) once per 32,768 new styles at least, so
+        // one page (≤ 49,152 cells) once per 16,384 new styles at least, so
         // the cells visited stay within a small multiple of the styles.
         let terminal = Terminal(columns: 80, rows: 24, scrollback: 10_000)
         var input: [UInt8] = []

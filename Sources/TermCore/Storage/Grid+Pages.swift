@@ -7,7 +7,7 @@
 
 extension Grid {
     /// The most rows a page of `columns`-wide rows holds: the largest power of
-    /// two whose cells fit ``Limits/cellsPerPage`` (256 at 80 columns, 128
+    /// two whose cells fit ``Limits/cellsPerPage`` (512 at 80 columns, 128
     /// at 200, 32 at 1,000), at least one.
     static func rowsPerPage(columns: Int) -> Int {
         var rows = 1

@@ -10,10 +10,10 @@ struct ClusterTable {
     /// "e" + 10,000 combining accents can cost.
     static let maxScalars = 32
     /// The most distinct clusters a page keeps before it compacts its table:
-    /// twice the cells a page holds (``Limits/cellsPerPage``), so a full
-    /// table is at most half in use, and what a hostile stream can make a
-    /// page hold (up to 32 scalars each) stays bounded.
-    static let capacity = 2 * Limits.cellsPerPage
+    /// 65,536, more than the cells a page holds (``Limits/cellsPerPage``), so
+    /// a full table is at most three quarters in use, and what a hostile
+    /// stream can make a page hold (up to 32 scalars each) stays bounded.
+    static let capacity = 1 << 16
 
     private(set) var clusters: [[UInt32]] = []
     private var ids: [[UInt32]: UInt32] = [:]
@@ -53,10 +53,10 @@ struct ClusterTable {
 /// in a page → the id of the cluster they make there. Direct-mapped: a key
 /// has one slot, a newer key in it replaces the older, and a miss only costs
 /// the full lookup. A `Dictionary` here spent most of a combining mark's
-/// time in SipHash. Allocated on first use (64 KiB), so text without marks
+/// time in SipHash. Allocated on first use (32 KiB), so text without marks
 /// pays nothing.
 struct ClusterExtensionCache {
-    static let capacity = 4096
+    static let capacity = 2048
     /// Keys by slot (0 = empty: an added scalar is never 0), the page whose
     /// ids the key and the cluster are, and the cluster.
     private var keys: [UInt64] = []
@@ -65,8 +65,8 @@ struct ClusterExtensionCache {
 
     @inline(__always)
     static func slot(_ key: UInt64) -> Int {
-        // Multiplicative hash; the top 12 bits index the 4,096 slots.
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52)
+        // Multiplicative hash; the top bits index the slots (11 for 2,048).
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - capacity.trailingZeroBitCount))
     }
 
     @inline(__always)

@@ -6,11 +6,13 @@
 /// The styles, hyperlinks and grapheme clusters the cells of one page name
 /// by id.
 ///
-/// A page holds at most ``Limits/cellsPerPage`` cells, half the ids a style
-/// or link table has: when a table fills, at most half its entries are still
-/// named by a cell, and compacting it (``Grid/compactStyles(page:)``) frees
-/// the rest. Nothing is ever dropped for want of an id, and the work of a
-/// compaction, O(cells of the page), is paid for by the entries it frees.
+/// A page holds at most ``Limits/cellsPerPage`` cells, three quarters of the
+/// ids a style or link table has: when a table fills, at most that many of
+/// its entries are still named by a cell (and the pen's and the erase
+/// blank's), and compacting it (``Grid/compactStyles(page:)``) frees the
+/// rest, at least 16,384. Nothing is ever dropped for want of an id, and the
+/// work of a compaction, O(cells of the page), is paid for by the entries it
+/// frees.
 struct PageTables {
     var styles = StyleTable()
     var links = HyperlinkTable()

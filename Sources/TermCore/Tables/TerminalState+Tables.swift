@@ -2,7 +2,7 @@
 // links and clusters by ids local to their page (PageTables), so the pen's
 // style and link, held as values, are interned in the page of each row
 // written before its cells are stored: `bindPen(toRow:)`, a compare when the
-// page is the one bound already (every row of a run, and 256 rows of
+// page is the one bound already (every row of a run, and 512 rows of
 // scrolling output at 80 columns before the next page).
 
 extension TerminalState {
@@ -25,8 +25,8 @@ extension TerminalState {
         var compactions: Int
         repeat {
             // A compaction while interning the link renumbers what was
-            // interned before it: once more then (a compaction leaves half
-            // the ids free, so the second pass compacts nothing).
+            // interned before it: once more then (a compaction leaves 16,384
+            // ids free, so the second pass compacts nothing).
             compactions = active.compactionCount
             penKey = active.styleKey(for: pen, page: page)
             penLink = penTarget.map { active.linkID(storedKey: $0, page: page) } ?? 0
