@@ -109,6 +109,19 @@ struct ResizeTests {
         #expect(on.cursor.pendingWrap)
     }
 
+    @Test("REP after a resize repeats the cluster printed before it (its id is one of the new grid's)")
+    func repeatAfterAResizeRepeatsTheCluster() {
+        // Found by the page-boundary test in long mode: the cluster's id was
+        // looked up in the new grid's page, past its table's end (a trap).
+        // Three clusters before it, erased, take the old page's first ids;
+        // the new grid interns only the one left, as its first.
+        let t = terminal(10, 3, "a\u{301}o\u{301}u\u{301}\(CSI)2K\(CSI)3;1He\u{301}")
+        t.resize(columns: 12, rows: 4)
+        t.feed("\(CSI)2b")
+        #expect(t.cursor.position.column == 3)
+        for column in 0..<3 { #expect(t.cellAt(t.cursor.position.row, column).text == "e\u{301}") }
+    }
+
     @Test func scrollbackLinesReflowToo() {
         let t = terminal(4, 2, "abcdefgh\r\nx\r\ny")
         #expect(t.scrollbackLines == ["abcd", "efgh"])

@@ -564,7 +564,9 @@ extension TerminalState {
             for _ in 0..<count { printCharacter(content, width: width) }
             return
         }
-        let scalars = clusterScalars(content & Cell.valueMask, row: cursor.row)
+        guard let scalars = active.tables(ofScreenRow: cursor.row).clusters.scalars(content & Cell.valueMask) else {
+            return
+        }
         for _ in 0..<count {
             if cursor.pendingWrap { wrapToNextLine() }
             guard let id = clusterID(for: scalars, row: cursor.row) else { return }

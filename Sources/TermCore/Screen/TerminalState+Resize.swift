@@ -24,6 +24,15 @@ extension TerminalState {
     /// - Complexity: O(cells in the scrollback and on the screen), linear.
     mutating func resize(columns newColumns: Int, rows newRows: Int) {
         guard newColumns != columns || newRows != rows else { return }
+        // REP's cluster is named by an id of the cursor's page in the grid
+        // about to be replaced: held by its scalars, interned again after.
+        let repeatedCluster = lastGraphic.flatMap { graphic in
+            graphic.content & Cell.clusterFlag == 0
+                ? nil
+                : active.tables(ofScreenRow: cursor.row).clusters.scalars(graphic.content & Cell.valueMask).map {
+                    (scalars: $0, width: graphic.width)
+                }
+        }
         let wasAlternate = isAlternateScreen
         if wasAlternate { swap(&active, &inactive) }  // primary is now `active`
         // On the alternate screen the primary has no cursor of its own (modes
@@ -81,6 +90,11 @@ extension TerminalState {
         gridEpoch &+= 1
         unbindPen()
         clusterCacheCompactions = [-1, -1]  // new grids: the cache's ids name nothing
+        if lastGraphic.map({ $0.content & Cell.clusterFlag != 0 }) ?? false {
+            lastGraphic = repeatedCluster.flatMap { cluster in
+                clusterID(for: cluster.scalars, row: cursor.row).map { (Cell.clusterFlag | $0, cluster.width) }
+            }
+        }
         assert(invariantViolations().isEmpty, "after a resize: \(invariantViolations())")
     }
 

@@ -23,6 +23,9 @@ struct ClusterTable {
 
     subscript(id: UInt32) -> [UInt32] { clusters[Int(id)] }
 
+    /// The scalars of cluster `id`, or nil when the table has no such id.
+    func scalars(_ id: UInt32) -> [UInt32]? { Int(id) < clusters.count ? clusters[Int(id)] : nil }
+
     /// The id of `scalars`, adding it if new; nil when the table is full.
     mutating func id(for scalars: [UInt32]) -> UInt32? {
         if let id = ids[scalars] { return id }
