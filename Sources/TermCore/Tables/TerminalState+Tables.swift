@@ -75,11 +75,6 @@ extension TerminalState {
     func clusterScalars(_ id: UInt32, row: Int) -> [UInt32] {
         active.tables(ofScreenRow: row).clusters[id]
     }
-
-    /// The style of `cell`, stored in active screen row `row`.
-    func style(of cell: Cell, row: Int) -> Style {
-        active.tables(ofScreenRow: row).style(of: cell)
-    }
 }
 
 extension TerminalState {
