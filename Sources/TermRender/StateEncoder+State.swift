@@ -433,27 +433,31 @@ extension StateEncoder {
                 setAttributes(of: reprint)
                 appendCell(reprint.scalars, width: reprint.width == .wide ? 2 : 1)
             } else if blankWrap {
-                setAttributes(of: Self.emptyCell)
-                appendCell([" "], width: 1)
-                setEraseBackground(under.style.background)
-                let row = position.row - rowOffset + 1
-                let column = position.column - columnOffset + 1
-                out.csi("\(row);\(column);\(row);\(column)$z")
+                waitOverBlank(background: under.style.background)
             } else if let otherReprint {
-                out.csi(image.isAlternateScreen ? "?47l" : "?47h")
-                setAttributes(of: otherReprint)
-                appendCell(otherReprint.scalars, width: otherReprint.width == .wide ? 2 : 1)
-                out.csi(image.isAlternateScreen ? "?47h" : "?47l")
+                onOtherScreen {
+                    setAttributes(of: otherReprint)
+                    appendCell(otherReprint.scalars, width: otherReprint.width == .wide ? 2 : 1)
+                }
             } else if otherBlankWrap {
-                out.csi(image.isAlternateScreen ? "?47l" : "?47h")
-                setAttributes(of: Self.emptyCell)
-                appendCell([" "], width: 1)
-                setEraseBackground(otherUnder.style.background)
-                let row = position.row - rowOffset + 1
-                let column = position.column - columnOffset + 1
-                out.csi("\(row);\(column);\(row);\(column)$z")
-                out.csi(image.isAlternateScreen ? "?47h" : "?47l")
+                onOtherScreen { waitOverBlank(background: otherUnder.style.background) }
             }
+        }
+        /// A space under the cursor makes the pending wrap, and DECERA blanks
+        /// it again with `background`.
+        func waitOverBlank(background: Color) {
+            setAttributes(of: Self.emptyCell)
+            appendCell([" "], width: 1)
+            setEraseBackground(background)
+            let row = position.row - rowOffset + 1
+            let column = position.column - columnOffset + 1
+            out.csi("\(row);\(column);\(row);\(column)$z")
+        }
+        /// `body` on the screen not shown (DECSET/DECRST 47 keep the cursor).
+        func onOtherScreen(_ body: () -> Void) {
+            out.csi(image.isAlternateScreen ? "?47l" : "?47h")
+            body()
+            out.csi(image.isAlternateScreen ? "?47h" : "?47l")
         }
         // A cursor that CUP cannot reach (DECRC put it outside the scroll
         // region under DECOM, or past the half of a double-width row):

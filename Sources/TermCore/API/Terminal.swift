@@ -367,11 +367,8 @@ public final class Terminal {
         // Compactions happen in the grids' pages; those of grids a resize
         // replaced are in `state.counters` already.
         var counters = state.counters
-        for grid in [state.active, state.inactive] {
-            counters.styleCompactions += grid.styleCompactions
-            counters.hyperlinkCompactions += grid.linkCompactions
-            counters.clusterCompactions += grid.clusterCompactions
-        }
+        state.active.addCompactions(to: &counters)
+        state.inactive.addCompactions(to: &counters)
         return counters
     }
     /// Counters of dropped and replaced input in the parser.

@@ -522,14 +522,17 @@ extension TerminalState {
             clusterCacheCompactions[screen] = active.compactionCount
         }
         let cacheKey = UInt64(cell.content & (Cell.valueMask | Cell.clusterFlag)) << 32 | UInt64(scalar)
-        if let id = clusterExtensions.id(for: cacheKey, page: page | screen << 30) { return id }
-        return newClusterID(extending: cell, with: scalar, page: page, cacheKey: cacheKey)
+        let cachePage = page | screen << 30
+        if let id = clusterExtensions.id(for: cacheKey, page: cachePage) { return id }
+        return newClusterID(extending: cell, with: scalar, page: page, cacheKey: cacheKey, cachePage: cachePage)
     }
 
     /// `clusterID(extending:with:)` on a cache miss: interns the cluster and
     /// caches it under `cacheKey`.
     @inline(never)
-    mutating func newClusterID(extending cell: Cell, with scalar: UInt32, page: Int, cacheKey: UInt64) -> UInt32? {
+    mutating func newClusterID(
+        extending cell: Cell, with scalar: UInt32, page: Int, cacheKey: UInt64, cachePage: Int
+    ) -> UInt32? {
         var scalars = cell.isCluster ? active.pages[page].clusters[cell.value] : [cell.value]
         guard scalars.count < ClusterTable.maxScalars else {
             counters.droppedCombiningMarks += 1
@@ -547,7 +550,7 @@ extension TerminalState {
             clusterExtensions.removeAll()
             clusterCacheCompactions[isAlternateScreen ? 1 : 0] = active.compactionCount
         } else {
-            clusterExtensions.insert(id, for: cacheKey, page: page | (isAlternateScreen ? 1 : 0) << 30)
+            clusterExtensions.insert(id, for: cacheKey, page: cachePage)
         }
         return id
     }

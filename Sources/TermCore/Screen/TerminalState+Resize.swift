@@ -48,11 +48,8 @@ extension TerminalState {
             : cutPrimary(columns: newColumns, rows: newRows, cursor: &primaryCursor)
         var alternateCursor = (wasAlternate ? cursor : Cursor()).clamped(rows: rows, columns: columns)
         let newAlternate = resizeAlternate(columns: newColumns, rows: newRows, cursor: &alternateCursor)
-        for grid in [active, inactive] {  // the compactions of the grids replaced
-            counters.styleCompactions += grid.styleCompactions
-            counters.hyperlinkCompactions += grid.linkCompactions
-            counters.clusterCompactions += grid.clusterCompactions
-        }
+        active.addCompactions(to: &counters)  // those of the grids replaced
+        inactive.addCompactions(to: &counters)
         active = wasAlternate ? newAlternate : newPrimary
         inactive = wasAlternate ? newPrimary : newAlternate
         columns = newColumns

@@ -129,6 +129,13 @@ extension Grid {
 
     // MARK: Compaction
 
+    /// Adds this grid's compactions of each kind to `counters`.
+    func addCompactions(to counters: inout Terminal.Counters) {
+        counters.styleCompactions += styleCompactions
+        counters.hyperlinkCompactions += linkCompactions
+        counters.clusterCompactions += clusterCompactions
+    }
+
     /// Calls `body` with every cell of page `page`, stale cells zeroed first
     /// (they name entries of lines long gone, as a read of the line would
     /// find).
