@@ -315,8 +315,18 @@ extension StateEncoder {
             setPen(Style())
             setLink(nil)
             setProtected(false)
-            out.csi("2G")
-            out.append("  ")
+            let edge = lastColumn(line.size)
+            if line.size == .single && edge >= 2 && line.cell(edge).width == .wrapSpacer {
+                // A spacer in the last column: a wide placeholder printed
+                // there, right of the margins, leaves it and wraps onto the
+                // same row (a line feed outside the margins scrolls nothing).
+                out.csi("\(edge + 1)G")
+                setEraseBackground(line.cell(edge).style.background)
+                appendCell([Self.widePlaceholder], width: 2)
+            } else {
+                out.csi("2G")
+                out.append("  ")
+            }
             out.csi("?69l")
             sync()
             writeRow(0, line)
@@ -413,15 +423,20 @@ extension StateEncoder {
     /// spacer can be made there (the first column of a row that wraps, the
     /// last column of a row that must not wrap on a screen of fewer than 3
     /// columns, the bottom row of a screen of fewer than 3 rows).
+    /// `onScratch`: the row is single-width scratch for the right half of
+    /// `line` (``copyRightHalf(_:_:)``), written again after.
     @discardableResult
-    func makeWrapSpacer(row target: Int, column wanted: Int, _ want: CellContent, line: SnapshotLine?) -> Bool {
-        let wrapped = line?.isWrapped ?? false
+    func makeWrapSpacer(
+        row target: Int, column wanted: Int, _ want: CellContent, line: SnapshotLine?, onScratch: Bool = false
+    ) -> Bool {
+        let wrapped = !onScratch && (line?.isWrapped ?? false)
+        let size = onScratch ? .single : line?.size ?? .single
         // The first column: made in the second and moved left by DCH, which
         // also clears the row's wrap flag (not for a row that wraps).
         let shifted = wanted == 0 && columns >= 2 && !wrapped
         let index = shifted ? 1 : wanted
         // On a double-width row the right margin holds at its column too.
-        guard index <= lastColumn(line?.size ?? .single), index >= 1 || columns == 1,
+        guard index <= lastColumn(size), index >= 1 || columns == 1,
             index < columns - 1 || wrapped || shifted || columns >= 3, target < rows - 1 || rows >= 2
         else { return false }
         // The bottom row of two, which no region leaves out: made on the top
@@ -537,7 +552,7 @@ extension StateEncoder {
             if size != .single {
                 for index in rightHalfStart(line, edge: edge)..<columns
                 where cell(line, index) != shadow.cell(at: ScreenPosition(row: target, column: index)) {
-                    if rows >= 2 { copyRightHalf(target, line) } else { insertRow(target, line) }
+                    if !copyRightHalf(target, line) { insertRow(target, line) }
                     wrote = true
                     break
                 }
@@ -548,9 +563,10 @@ extension StateEncoder {
 
     /// The right half of a double-size row cannot be printed on (ICH and
     /// DECFRA can still fill it): write it on another row and copy it over
-    /// with DECCRA, then restore that row.
-    func copyRightHalf(_ target: Int, _ line: SnapshotLine?) {
-        guard let line else { return }
+    /// with DECCRA, then restore that row. False when no other row is of
+    /// single size (``insertRow(_:_:)`` builds the half in place then).
+    func copyRightHalf(_ target: Int, _ line: SnapshotLine?) -> Bool {
+        guard let line else { return true }
         let edge = lastColumn(line.size)
         let start = rightHalfStart(line, edge: edge)
         // Not a row ending in a wrap spacer: writing it again after would not
@@ -563,41 +579,113 @@ extension StateEncoder {
         guard
             let scratch = (0..<rows).first(where: { usable($0) && !endsInSpacer($0) })
                 ?? (0..<rows).first(where: usable)
-        else { return }
+        else { return false }
+        let damagedBefore = damagedRows
         var index = start
         var forced = true
         while index < columns {
             (index, forced) = writeCell(
                 row: scratch, column: index, line.cell(index), line: line, edge: columns - 1, forced: forced,
-                keepWrap: true)
+                keepWrap: true, onScratch: true)
         }
         out.csi("\(scratch + 1);\(start + 1);\(scratch + 1);\(columns);1;\(target + 1);\(start + 1)$v")
         sync()
+        // Written again as a row already drawn: the wrap that made a spacer
+        // at its end is past, so writeCell makes the spacer itself. A spacer
+        // made in the half put its placeholder on the row below the scratch
+        // row, which may be drawn already: written again too (and still
+        // drawn when the draw reaches it).
+        let wasDrawing = drawing
+        drawing = false
         writeRow(scratch, onScreen[scratch])
+        for damaged in damagedRows.subtracting(damagedBefore).sorted() where damaged != target && damaged != scratch {
+            writeRow(damaged, onScreen[damaged])
+        }
+        drawing = wasDrawing
+        return true
     }
 
     /// The right half of the double-size row of a one-row screen, where no
     /// other row can hold it: the whole row is built from its last cell to
     /// its first, each put in column 0 after ICH moved the ones before it
-    /// right (ICH reaches the hidden half). Cells no print or ICH makes in
-    /// column 0 (spacers, blanks with more than a background, a wide
-    /// character when column 1 is hidden) are left as they come.
+    /// right (ICH reaches the hidden half). A cell that cannot be made in
+    /// column 0 (a spacer, a wide character when column 1 is hidden) still
+    /// takes its columns, as a blank: in the visible half ``writeRow(_:_:)``
+    /// writes it again after; in the hidden half, a spacer is made at the
+    /// visible edge and copied over (``copyHiddenSpacers(_:_:)``).
     func insertRow(_ target: Int, _ line: SnapshotLine?) {
         guard let line else { return }
-        let reachable = lastColumn(line.size) + 1
+        defer { copyHiddenSpacers(target, line) }
+        let edge = lastColumn(line.size)
         for index in stride(from: columns - 1, through: 0, by: -1) {
             let want = line.cell(index)
+            if want.width == .wideTail { continue }  // made with its left half
             let width = want.width == .wide ? 2 : 1
-            if want.width == .wideTail || (width == 2 && reachable < 2) { continue }
             move(row: target, column: 0)
             if isEraseBlank(want) {
                 setEraseBackground(want.style.background)
                 out.csi("@")
-            } else if isPrintable(want) {
+            } else if isPrintable(want) && (width == 1 || edge >= 1) {
                 setAttributes(of: Self.emptyCell)
                 out.csi(width == 2 ? "2@" : "@")
-                printCell(want, edge: lastColumn(line.size))
+                printCell(want, edge: edge)
+            } else if want.width == .narrow && want.scalars.isEmpty && index >= 1 && edge >= 1 {
+                // A blank with more than a background, the half of a wide
+                // character that an overwrite left (clearWideOverlap): a
+                // placeholder with its style over two inserted columns, its
+                // right half overwritten, and that column deleted again.
+                setAttributes(of: Self.emptyCell)
+                out.csi("2@")
+                setPen(want.style)
+                setLink(nil)
+                setProtected(false)
+                printScalars([Self.widePlaceholder], width: 2, edge: edge)
+                moveToColumn(1)
+                setAttributes(of: Self.emptyCell)
+                printScalars([" "], width: 1, edge: edge)
+                moveToColumn(1)
+                out.csi("P")
+            } else {
+                setAttributes(of: Self.emptyCell)
+                out.csi(width == 2 ? "2@" : "@")
             }
+            sync()
+        }
+    }
+
+    /// Spacers in the hidden half of a double-size row on a one-row
+    /// screen: each made at the visible edge, right of margins on the first
+    /// two columns, where a wide placeholder that does not fit leaves it
+    /// and wraps onto the same row (a line feed outside the margins scrolls
+    /// nothing), then copied over with DECCRA (spacers copy as they are).
+    /// That wrap marks the row; when it should not be, DCH and ICH in the
+    /// first column take the mark off and keep the cells after it. The
+    /// visible cells this writes over are written again by
+    /// ``writeRow(_:_:)``.
+    func copyHiddenSpacers(_ target: Int, _ line: SnapshotLine) {
+        let edge = lastColumn(line.size)
+        let spacers = (edge + 1..<columns).filter { line.cell($0).width == .wrapSpacer }
+        guard !spacers.isEmpty, edge >= 2 else { return }
+        sync()
+        for index in spacers where shadow.cell(at: ScreenPosition(row: target, column: index)) != line.cell(index) {
+            out.csi("?69h")
+            out.csi("1;2s")  // DECSLRM homes the cursor
+            out.csi("\(target + 1);\(edge + 1)H")
+            var style = Style()
+            style.background = line.cell(index).style.background
+            setPen(style)
+            setLink(nil)
+            setProtected(false)
+            appendCell([Self.widePlaceholder], width: 2)
+            out.csi("?69l")
+            out.csi("\(target + 1);\(edge + 1);\(target + 1);\(edge + 1);1;\(target + 1);\(index + 1)$v")
+            sync()
+        }
+        if !line.isWrapped && shadow.isWrapped(row: target) {
+            move(row: target, column: 0)
+            setAttributes(of: Self.emptyCell)
+            out.csi("P")
+            out.csi("@")
             sync()
         }
     }
@@ -622,7 +710,7 @@ extension StateEncoder {
     /// a placeholder).
     func writeCell(
         row target: Int, column index: Int, _ want: CellContent, line: SnapshotLine?, edge: Int, forced: Bool,
-        keepWrap: Bool
+        keepWrap: Bool, onScratch: Bool = false
     ) -> (Int, Bool) {
         switch want.width {
         case .wideTail:
@@ -638,8 +726,8 @@ extension StateEncoder {
             // At the end of a wrapped row, made by the wrap into the next
             // row (wrapIn, wrapBottomRow) while the screen is drawn;
             // anywhere else, or once it is drawn, here.
-            if !(drawing && index == edge && (line?.isWrapped ?? false)) {
-                makeWrapSpacer(row: target, column: index, want, line: line)
+            if onScratch || !(drawing && index == edge && (line?.isWrapped ?? false)) {
+                makeWrapSpacer(row: target, column: index, want, line: line, onScratch: onScratch)
             }
             return (index + 1, false)
         case .narrow, .wide:

@@ -58,7 +58,19 @@ extension StateEncoder {
             out.esc("#5")  // DECSWL
             sync()
         }
-        let size: LineSize = pastHalf ? .single : storedSize
+        // A pending wrap in the first column of a row wider than that: only
+        // a double-width row one column wide (a screen of two or three
+        // columns) makes it. The row is made one for DECSC and written
+        // again after.
+        let firstColumnEdge =
+            saved.pendingWrap && saved.position.column == 0 && !pastHalf && lastColumn(storedSize) > 0
+            && columns <= 3
+        if firstColumnEdge {
+            move(row: saved.position.row, column: 0)
+            out.esc("#6")  // DECDWL
+            sync()
+        }
+        let size: LineSize = pastHalf ? .single : firstColumnEdge ? .doubleWidth : storedSize
         // A pending wrap left of the last column (DECSC at a right margin,
         // which holds on double-width rows too): made under a right margin
         // in that column, reset after DECSC.
@@ -102,7 +114,7 @@ extension StateEncoder {
         sync()
         // The cells a pending wrap or a single shift was made with, and the
         // row made single width.
-        if saved.pendingWrap || saved.characterSets.singleShift != nil || pastHalf {
+        if saved.pendingWrap || saved.characterSets.singleShift != nil || pastHalf || firstColumnEdge {
             onScreen = lines
             damagedRows = []
             writeRow(position.row, line)
@@ -568,9 +580,60 @@ extension StateEncoder {
             out.csi("?69h")
             out.csi("1;\(edge + 1)s")
         }
+        if cursor.pendingWrap && position.column == 0 && edge > 0 && columns <= 3 && !modes.leftRightMargins
+            && (line?.size ?? .single) == .single
+        {
+            waitInFirstColumn(line: line, position: position, cup: cup, waitOverBlank: waitOverBlank)
+            return
+        }
         cup(target)
         finish()
         if marginEdge { out.csi("?69l") }
+    }
+
+    /// A pending wrap in the first column of a single-width row two or
+    /// three columns wide: only a double-width row (then one column wide)
+    /// makes it, and DECSWL keeps it (xterm's repaint_line keeps the wrap
+    /// state; so does TermCore). DECDWL erases the rest of the row with the
+    /// pen's background, made that of the blank after the cursor; the cells
+    /// there that differ are made again by DECERA and DECFRA, which keep the
+    /// pending wrap. A cell neither makes (not one Latin-1 character) stays
+    /// blank.
+    func waitInFirstColumn(
+        line: SnapshotLine?, position: ScreenPosition, cup: (ScreenPosition) -> Void,
+        waitOverBlank: (Color) -> Void
+    ) {
+        let under = cell(line, 0)
+        guard (isPrintable(under) && under.width == .narrow) || isEraseBlank(under) else {
+            cup(position)
+            return
+        }
+        let next = cell(line, 1)
+        let erased = isEraseBlank(next) ? next.style.background : .default
+        cup(position)
+        setEraseBackground(erased)
+        out.esc("#6")  // DECDWL: the cursor's column is now the last
+        if isPrintable(under) {
+            setAttributes(of: under)
+            appendCell(under.scalars, width: 1)
+        } else {
+            waitOverBlank(under.style.background)
+        }
+        out.esc("#5")  // DECSWL
+        let row = position.row - (image.modes.origin ? image.scrollRegion.lowerBound : 0) + 1
+        for index in 1..<columns {
+            let want = cell(line, index)
+            if isEraseBlank(want) {
+                guard want.style.background != erased else { continue }
+                setEraseBackground(want.style.background)
+                out.csi("\(row);\(index + 1);\(row);\(index + 1)$z")  // DECERA
+            } else if want.width == .narrow, want.hyperlink == nil, !want.isProtected, want.scalars.count == 1,
+                let value = want.scalars.first?.value, (33...126).contains(value) || (160...255).contains(value)
+            {
+                setPen(want.style)
+                out.csi("\(value);\(row);\(index + 1);\(row);\(index + 1)$x")  // DECFRA
+            }
+        }
     }
 
     /// The nearest single-width row CUP can reach (inside the scroll region

@@ -472,6 +472,67 @@ extension CompactionRegressionTests {
                 "\u{1B}V\u{1B}N\u{1B}[?6h\u{1B}[s\u{1B}[2r\u{1B}8\u{1B}[?47h\u{1B}[!p\u{1B}[?47l\u{1B}8#\u{1B}#8", nil,
                 ""
             ),
+            // The hidden half of a double-width row when the only row to
+            // write it on ends in a wrap spacer, which writing that row again
+            // must make again (fuzz crashes/compaction/
+            // wrap-spacer-style-two-rows-scrollback, minimised).
+            (
+                "the hidden half written on the only other row, which ends in a spacer", (28, 2),
+                String(repeating: "a", count: 27) + "漢\u{1B}#6\u{1B}[14Gx\u{1B}[4h\u{1B}[14Gy", nil, ""
+            ),
+            // A wrap spacer that insert mode pushed into the hidden half of
+            // the bottom row (fuzz crashes/compaction/wrap-spacer-style-bottom-row,
+            // minimised): made on the scratch row under a right margin.
+            (
+                "a wrap spacer in the hidden half of the bottom row", (40, 9),
+                "\u{1B}[9H\u{1B}#4\u{1B}[44m" + String(repeating: "x", count: 19)
+                    + "漢\u{1B}[m\u{1B}[4h\u{1B}[8Hab\u{1B}[T",
+                nil, ""
+            ),
+            (
+                "a wrap spacer in the hidden half of a row", (40, 9),
+                "\u{1B}[9H\u{1B}#4\u{1B}[44m" + String(repeating: "x", count: 19) + "漢\u{1B}[m\u{1B}[4h\u{1B}[8Hab",
+                nil, ""
+            ),
+            // A wide character that does not fit in the last column of a
+            // one-row screen, right of the margins, leaves a spacer and wraps
+            // onto the same row (fuzz
+            // crashes/compaction/one-row-hidden-half-styled-blank, minimised).
+            ("a wrap spacer on the only row", (80, 1), "\u{1B}[?69h\u{1B}[;10s\u{1B}[;80H\u{1B}[41m👩", nil, ""),
+            // The hidden half of a one-row screen built with ICH, past a
+            // blank that keeps a wide character's foreground and a spacer
+            // (fuzz crashes/compaction/one-row-hidden-half-styled-blank).
+            (
+                "the hidden half of one row past a styled blank", (20, 1),
+                "\u{1B}#6\u{1B}[32m👩\u{1B}[m\u{1B}[Gx\u{1B}[4h\u{1B}[Gabcdefghi", nil, ""
+            ),
+            (
+                "the hidden half of one row past a spacer", (20, 1),
+                "\u{1B}#6\u{1B}[?69h\u{1B}[1;5s\u{1B}[1;10H\u{1B}[44m漢\u{1B}[m\u{1B}[?69l\u{1B}[4h\u{1B}[Hab", nil, ""
+            ),
+            // No single-width row to write the hidden half on: it is built
+            // in place with ICH.
+            (
+                "the hidden half when every row is double-width", (28, 2),
+                "\u{1B}#6\n\u{1B}#6\u{1B}[14Gx\u{1B}[4h\u{1B}[14Gy", nil, ""
+            ),
+            // A pending wrap saved in the first column of a double-width
+            // row two columns wide (one column), the row then scrolled away
+            // (fuzz crashes/compaction/saved-pending-wrap-column-zero-resize,
+            // minimised).
+            ("saved pending wrap in the first column", (2, 1), "1\u{1B}#68\u{1B}78", nil, ""),
+            ("saved pending wrap in the first column of three", (3, 2), "\u{1B}#6x\u{1B}7\u{1B}#5", nil, ""),
+            // The same for the live cursor, with cells after it that DECCRA
+            // (which keeps the wrap) copied there, or a blank DECERA left
+            // under it.
+            (
+                "pending wrap in the first column, cells after it", (3, 2),
+                "\u{1B}[2;1H\u{1B}[31mxbc\u{1B}[H\u{1B}#6\u{1B}[mA\u{1B}#5\u{1B}[2;2;2;3;1;1;2$v", nil, ""
+            ),
+            (
+                "pending wrap in the first column over a blank", (2, 1), "\u{1B}#6\u{1B}[44m \u{1B}[1;1;1;1$z\u{1B}#5",
+                nil, ""
+            ),
         ]
 
     @Test(
