@@ -119,20 +119,17 @@ enum FeedCommand {
             scrollback: terminal.scrollbackCount, screen: screen, storage: storageFields(terminal))
     }
 
-    /// What the terminal holds in its side tables after a feed, as extra
-    /// result fields after the protocol's own (runners that do not know a
-    /// field ignore it): `styles=` is `Terminal.styleCount`, the styles
-    /// interned now.
-    ///
-    /// TODO(#17): issue #17 asks the churn corpora to report cell bytes, row
-    /// bytes and table bytes per live style separately. TermCore has no API
-    /// that splits its storage that way yet (only `styleCount`), so those
-    /// fields are not printed and the report says "not reported". Once it
-    /// has one, print `cell_bytes=`, `row_bytes=` and `table_bytes=` here:
-    /// `Runner.measure` already reads them and `Report.storageTable` prints
-    /// them, with table bytes divided by `styles`.
+    /// What the terminal holds after a feed, as extra result fields after
+    /// the protocol's own (runners that do not know a field ignore them):
+    /// `styles=` is `Terminal.styleCount`, the styles interned now; then its
+    /// storage by kind (`Terminal.storageUsage`, issue #17): `cell_bytes=`,
+    /// `row_bytes=`, `table_bytes=`.
     static func storageFields(_ terminal: Terminal) -> [String] {
-        ["styles=\(terminal.styleCount)"]
+        let usage = terminal.storageUsage
+        return [
+            "styles=\(terminal.styleCount)", "cell_bytes=\(usage.cellBytes)", "row_bytes=\(usage.rowBytes)",
+            "table_bytes=\(usage.tableBytes)",
+        ]
     }
 
     /// The physical-limit line: find every ESC with glibc's vectorised memchr.

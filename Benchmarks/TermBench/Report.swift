@@ -241,8 +241,8 @@ struct Report {
                     met: reported == churn.count,
                     detail: reported == churn.count
                         ? "reported for all \(churn.count) runs"
-                        : "not reported for \(churn.count - reported) of \(churn.count) runs: TermCore has no API that "
-                            + "splits its storage yet (hook: FeedCommand.storageFields)", issue: 17))
+                        : "not reported for \(churn.count - reported) of \(churn.count) runs "
+                            + "(FeedCommand.storageFields)", issue: 17))
         }
         return verdicts
     }
@@ -383,8 +383,8 @@ struct Report {
 
     /// The side tables after the churn corpora (issue #17): the styles
     /// interned, and the storage split into cell, row and table bytes where
-    /// the engine reports it (`FeedCommand.storageFields`; no engine does
-    /// yet, and then the table says so instead of showing numbers).
+    /// the engine reports it (`FeedCommand.storageFields`; when no engine
+    /// of the run does, the table says so instead of showing numbers).
     func storageTable(
         _ rows: [FileResult], size: TerminalSize, markdown: Bool, align: ([[String]]) -> String
     ) -> String {
@@ -399,7 +399,7 @@ struct Report {
         text +=
             reported
             ? "; cell, row and table bytes as the engine reports them, table bytes per interned style\n"
-            : ". Cell, row and table bytes: not reported, TermCore has no API that splits its storage yet\n"
+            : ". Cell, row and table bytes: not reported by any engine of this run\n"
         var header = ["corpus"] + engineNames.map { "\($0) styles" }
         if reported {
             for key in ["cell_bytes", "row_bytes", "table_bytes"] { header += engineNames.map { "\($0) \(key)" } }

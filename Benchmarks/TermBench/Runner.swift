@@ -68,8 +68,8 @@ struct Measurement {
     /// that report it (`styles=`); nil otherwise.
     var styles: Int?
     /// The terminal's storage by kind in bytes (`cell_bytes`, `row_bytes`,
-    /// `table_bytes` in the result line), for engines that report it. No
-    /// engine does yet: see `FeedCommand.storageFields`.
+    /// `table_bytes` in the result line), for engines that report it
+    /// (`FeedCommand.storageFields`).
     var storage: [String: Int] = [:]
 }
 

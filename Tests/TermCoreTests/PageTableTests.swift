@@ -65,6 +65,11 @@ struct PageTableTests {
         // Each page holds fewer cells than its table has ids: no compaction.
         #expect(terminal.counters.styleCompactions == 0)
         #expect(terminal.styleCount >= Self.count - columns * rows)
+        // The tables cost a bounded amount per style: a 16-byte style, its
+        // index slot, and at most doubled capacity of each.
+        let usage = terminal.storageUsage
+        let perStyle = Double(usage.tableBytes) / Double(terminal.styleCount)
+        #expect(perStyle <= 64, "\(perStyle) table bytes per style")
     }
 
     @Test(
@@ -126,5 +131,28 @@ struct PageTableTests {
                 break
             }
         }
+    }
+
+    @Test("Storage by kind: 8-byte cells and a fixed row overhead for every slot of both screens, tables apart")
+    func storageUsageByKind() {
+        // 80×24 with 10,000 lines of scrollback: the primary screen has
+        // 10,024 row slots, the alternate 24, each of 80 cells.
+        let terminal = Terminal(columns: 80, rows: 24, scrollback: 10_000)
+        let fresh = terminal.storageUsage
+        #expect(fresh.cells == 80 * (10_024 + 24))
+        #expect(fresh.cellBytes == 8 * fresh.cells)
+        #expect(fresh.rowBytes > 0 && fresh.rowBytes <= 32 * (10_024 + 24))
+        // Issue #17: at most 8.5 bytes per cell, row and page overhead in.
+        #expect(fresh.bytesPerCell <= 8.5, "\(fresh.bytesPerCell) bytes per cell")
+        // Styles grow the tables only; the cells and rows stay as they were.
+        var input: [UInt8] = []
+        for index in 0..<5_000 {
+            let (red, green, blue) = Self.color(index)
+            input += Array("\u{1B}[38;2;\(red);\(green);\(blue)mx".utf8)
+        }
+        terminal.feed(input)
+        let used = terminal.storageUsage
+        #expect(used.cellBytes == fresh.cellBytes && used.rowBytes == fresh.rowBytes)
+        #expect(used.tableBytes >= fresh.tableBytes + 5_000 * MemoryLayout<Style>.stride)
     }
 }

@@ -96,3 +96,13 @@ struct ClusterExtensionCache {
         keys.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
     }
 }
+
+extension ClusterTable {
+    /// The heap bytes the table holds: the clusters' scalars (each array
+    /// once: the index's keys share their storage) and the index.
+    var heapBytes: Int {
+        var bytes = HeapEstimate.array(clusters, of: [UInt32].self) + HeapEstimate.dictionary(ids)
+        for cluster in clusters { bytes += HeapEstimate.array(cluster, of: UInt32.self) }
+        return bytes
+    }
+}

@@ -165,3 +165,18 @@ struct HyperlinkTable {
         return remap
     }
 }
+
+extension HyperlinkTable {
+    /// The heap bytes the table holds: the links with their strings, the
+    /// bytes each was made from, the hashes and the index, by capacity.
+    var heapBytes: Int {
+        var bytes = HeapEstimate.array(links, of: Hyperlink?.self) + HeapEstimate.array(keys, of: [UInt8].self)
+        bytes += HeapEstimate.array(hashes, of: UInt64.self) + HeapEstimate.array(slots, of: UInt16.self)
+        for link in links {
+            guard let link else { continue }
+            bytes += HeapEstimate.string(link.uri) + (link.id.map(HeapEstimate.string) ?? 0)
+        }
+        for key in keys { bytes += HeapEstimate.array(key, of: UInt8.self) }
+        return bytes
+    }
+}

@@ -262,3 +262,10 @@ struct StyleTable {
         rebuildIndex(capacity: slots.count)
     }
 }
+
+extension StyleTable {
+    /// The heap bytes the table holds: its styles and its index, by capacity.
+    var heapBytes: Int {
+        HeapEstimate.array(styles, of: Style.self) + HeapEstimate.array(slots, of: UInt32.self)
+    }
+}

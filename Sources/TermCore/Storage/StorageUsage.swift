@@ -1,0 +1,88 @@
+// What the storage of a terminal costs, by kind (issue #17 asks cell, row and
+// table bytes separately): the figures a benchmark reports per cell and per
+// live style, and what an embedder can watch.
+
+extension Terminal {
+    /// The bytes a terminal's storage holds, by kind, for both screens.
+    ///
+    /// Cells and row metadata are allocated once, for every row slot (screen
+    /// rows and the whole scrollback); the page tables grow with the
+    /// distinct styles, links and clusters the cells name. Figures count
+    /// capacity, not use: on Linux the cells of a large scrollback are a
+    /// mapping that the kernel backs only where rows were written, so the
+    /// resident size can be smaller than ``cellBytes``.
+    public struct StorageUsage: Equatable, Sendable {
+        /// The cells of every row slot: 8 bytes each.
+        public var cellBytes: Int
+        /// Per row slot: flags, ring entry, change stamp, shell-integration
+        /// mark and stale-cell mark.
+        public var rowBytes: Int
+        /// The pages' tables of styles, hyperlinks and grapheme clusters
+        /// with their indexes, and the array of pages.
+        public var tableBytes: Int
+        /// Cells the storage holds (row slots × columns), to divide by.
+        public var cells: Int
+
+        /// All bytes per cell.
+        public var bytesPerCell: Double {
+            cells == 0 ? 0 : Double(cellBytes + rowBytes + tableBytes) / Double(cells)
+        }
+    }
+
+    /// The bytes the terminal's storage holds now, by kind.
+    /// - Complexity: O(pages + table entries).
+    public var storageUsage: StorageUsage {
+        var usage = StorageUsage(cellBytes: 0, rowBytes: 0, tableBytes: 0, cells: 0)
+        for grid in [state.active, state.inactive] { grid.addStorageUsage(to: &usage) }
+        return usage
+    }
+}
+
+extension Grid {
+    /// Adds this grid's storage to `usage`. Pages that still share the
+    /// tables every page starts with count them once.
+    func addStorageUsage(to usage: inout Terminal.StorageUsage) {
+        let slots = storage.slotCount
+        usage.cells += slots * columns
+        usage.cellBytes += slots * columns * MemoryLayout<Cell>.stride
+        let perRow =
+            MemoryLayout<RowFlags>.stride + MemoryLayout<Int32>.stride + MemoryLayout<UInt32>.stride
+            + MemoryLayout<SemanticMark?>.stride + MemoryLayout<UInt16>.stride
+        usage.rowBytes += slots * perRow
+        usage.tableBytes += HeapEstimate.array(pages, of: PageTables.self)
+        var countedFresh = false
+        for page in pages {
+            let isFresh = page.styles.count == 1 && page.links.count == 1 && page.clusters.count == 0
+            if isFresh && countedFresh { continue }
+            countedFresh = countedFresh || isFresh
+            usage.tableBytes += page.styles.heapBytes + page.links.heapBytes + page.clusters.heapBytes
+        }
+    }
+}
+
+/// Heap sizes of the standard library's containers, as their layout makes
+/// them on 64-bit platforms: a header of two words plus the elements'
+/// capacity (arrays), or plus a bucket bitmap, keys and values (dictionaries).
+enum HeapEstimate {
+    /// The header of an array's or a dictionary's heap buffer.
+    static let header = 32
+
+    static func array<Element>(_ array: [Element], of _: Element.Type) -> Int {
+        array.capacity == 0 ? 0 : header + array.capacity * MemoryLayout<Element>.stride
+    }
+
+    static func dictionary<Key, Value>(_ dictionary: [Key: Value]) -> Int {
+        guard dictionary.capacity > 0 else { return 0 }
+        // Buckets are the capacity rounded up to a power of two over the
+        // maximum load factor (3/4); one bit of bitmap each.
+        var buckets = 1
+        while buckets * 3 / 4 < dictionary.capacity { buckets <<= 1 }
+        return header + buckets / 8 + buckets * (MemoryLayout<Key>.stride + MemoryLayout<Value>.stride)
+    }
+
+    /// A string's heap buffer: none up to 15 UTF-8 bytes (stored inline).
+    static func string(_ string: String) -> Int {
+        let count = string.utf8.count
+        return count <= 15 ? 0 : header + count + 1
+    }
+}
