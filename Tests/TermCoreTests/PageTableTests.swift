@@ -16,7 +16,8 @@ struct PageTableTests {
     static func line(_ terminal: Terminal, _ line: Int) -> (cells: UnsafePointer<Cell>, tables: PageTables) {
         let grid = terminal.state.primary
         if line < grid.historyCount {
-            return (UnsafePointer(grid.historyRow(line)), grid.tables(ofHistoryLine: line))
+            let history = ScrollbackLine(line)
+            return (UnsafePointer(grid.historyRow(history)), grid.tables(ofHistoryLine: history))
         }
         let row = line - grid.historyCount
         return (grid.readRow(row), grid.tables(ofScreenRow: row))

@@ -41,16 +41,17 @@ extension TerminalState {
         let dropped = total - kept
         grid.setHistoryCount(kept)
         for index in 0..<kept {
-            let source = index + dropped
-            if source < old.historyCount {
+            let line = ScrollbackLine(index)
+            let source = ScrollbackLine(index + dropped)
+            if source.index < old.historyCount {
                 grid.copyCells(
                     old.historyRow(source), tables: old.tables(ofHistoryLine: source), sourcePage: -1,
-                    to: grid.historyRow(index), page: grid.page(ofHistoryLine: index), count: columns)
-                grid.setHistoryFlags(index, old.historyFlags(source))
-                grid.setHistoryMark(index, old.historyMark(source))
+                    to: grid.historyRow(line), page: grid.page(ofHistoryLine: line), count: columns)
+                grid.setHistoryFlags(line, old.historyFlags(source))
+                grid.setHistoryMark(line, old.historyMark(source))
             } else {
-                lines[source - old.historyCount].withUnsafeBufferPointer {
-                    grid.historyRow(index).update(from: $0.baseAddress!, count: columns)
+                lines[source.index - old.historyCount].withUnsafeBufferPointer {
+                    grid.historyRow(line).update(from: $0.baseAddress!, count: columns)
                 }
             }
         }

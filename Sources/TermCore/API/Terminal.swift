@@ -295,11 +295,13 @@ public final class Terminal {
             pageTables = nil
             scrollbackRows.reserveCapacity(range.count)
             for index in range {
+                let line = ScrollbackLine(index)
                 scrollbackRows.append(
                     makeRow(
-                        UnsafePointer(primary.historyRow(index)), flags: primary.historyFlags(index),
-                        mark: primary.historyMark(index),
-                        tables: tables(of: primary, page: primary.page(ofHistoryLine: index))))
+                        UnsafePointer(primary.historyRow(line)), flags: primary.historyFlags(line),
+                        mark: primary.historyMark(line),
+                        tables: tables(of: primary, page: primary.page(ofHistoryLine: line))
+                    ))
             }
         }
         // Writes after this point get a new stamp, so the cache sees them.
@@ -357,7 +359,7 @@ public final class Terminal {
     /// The OSC 133 mark of a screen row, if any.
     public func semanticMark(row: Int) -> SemanticMark? { state.active.mark(row) }
     /// The OSC 133 mark of a scrollback line, if any.
-    public func semanticMark(line: ScrollbackLine) -> SemanticMark? { state.primary.historyMark(line.index) }
+    public func semanticMark(line: ScrollbackLine) -> SemanticMark? { state.primary.historyMark(line) }
     /// The window title (OSC 0/2) as received, or nil when none was set.
     public var title: String? { state.title }
     /// The icon name (OSC 0/1), or nil.
@@ -397,7 +399,7 @@ public final class Terminal {
     public func scrollbackCell(line: ScrollbackLine, column: Int) -> CellContent {
         precondition(line.index >= 0 && line.index < scrollbackCount && column >= 0 && column < columns)
         return content(
-            of: state.primary.historyRow(line.index)[column], tables: state.primary.tables(ofHistoryLine: line.index))
+            of: state.primary.historyRow(line)[column], tables: state.primary.tables(ofHistoryLine: line))
     }
 
     /// What `cell` holds, with `tables` those of its page.
@@ -426,8 +428,7 @@ public final class Terminal {
     public func scrollbackLine(_ line: ScrollbackLine) -> String {
         precondition(line.index >= 0 && line.index < scrollbackCount)
         return text(
-            of: UnsafePointer(state.primary.historyRow(line.index)),
-            tables: state.primary.tables(ofHistoryLine: line.index))
+            of: UnsafePointer(state.primary.historyRow(line)), tables: state.primary.tables(ofHistoryLine: line))
     }
 
     /// The size attribute of a screen row (DECSWL, DECDWL, DECDHL).
@@ -444,7 +445,7 @@ public final class Terminal {
 
     /// True when scrollback line `line` continues on the next line (soft wrap).
     public func isWrapped(line: ScrollbackLine) -> Bool {
-        state.primary.historyFlags(line.index).contains(.wrapped)
+        state.primary.historyFlags(line).contains(.wrapped)
     }
 
     func text(of row: UnsafePointer<Cell>, tables: PageTables) -> String {

@@ -51,9 +51,10 @@ extension Terminal {
         let history = isAlternateScreen ? 0 : scrollbackCount
         if index < history {
             let primary = state.primary
+            let line = ScrollbackLine(index)
             return (
-                UnsafePointer(primary.historyRow(index)), primary.historyFlags(index).contains(.wrapped),
-                primary.tables(ofHistoryLine: index)
+                UnsafePointer(primary.historyRow(line)), primary.historyFlags(line).contains(.wrapped),
+                primary.tables(ofHistoryLine: line)
             )
         }
         let row = index - history

@@ -110,11 +110,7 @@ extension TerminalState {
         var columnsBefore = 0
         let totalRows = old.historyCount + lastRow + 1
         for index in 0..<totalRows {
-            let isScreen = index >= old.historyCount
-            let cells = isScreen ? old.readRow(index - old.historyCount) : UnsafePointer(old.historyRow(index))
-            let flags = isScreen ? old.flags(index - old.historyCount) : old.historyFlags(index)
-            let mark = isScreen ? old.mark(index - old.historyCount) : old.historyMark(index)
-            let page = isScreen ? old.page(ofScreenRow: index - old.historyCount) : old.page(ofHistoryLine: index)
+            let (cells, flags, mark, page) = old.bufferLine(index)
             let sourcePage = Int32(page)
             if index == old.historyCount {
                 screenTopLine = lines.count
@@ -128,7 +124,7 @@ extension TerminalState {
             if !wrapped {
                 while end > 0 && cells[end - 1].isEmptyOrWrittenBlank { end -= 1 }
             }
-            if isScreen && index - old.historyCount == cursor.row {
+            if index == old.historyCount + cursor.row {
                 // A pending wrap means "after the last column".
                 cursorLine = lines.count
                 cursorOffset = columnsBefore + cursor.col + (cursor.pendingWrap ? 1 : 0)
@@ -253,11 +249,8 @@ extension TerminalState {
         var physical: [PhysicalRow] = []
         physical.reserveCapacity(old.historyCount + lastRow + 1)
         for index in 0..<(old.historyCount + lastRow + 1) {
-            let isScreen = index >= old.historyCount
-            let cells = isScreen ? old.readRow(index - old.historyCount) : UnsafePointer(old.historyRow(index))
-            var flags = isScreen ? old.flags(index - old.historyCount) : old.historyFlags(index)
-            let mark = isScreen ? old.mark(index - old.historyCount) : old.historyMark(index)
-            let page = isScreen ? old.page(ofScreenRow: index - old.historyCount) : old.page(ofHistoryLine: index)
+            let (cells, storedFlags, mark, page) = old.bufferLine(index)
+            var flags = storedFlags
             var row = [Cell](repeating: .empty, count: newColumns)
             for col in 0..<width { row[col] = cells[col] }
             let tables = old.pages[page]
@@ -312,10 +305,11 @@ extension TerminalState {
         grid.setHistoryCount(historyCount)
         for index in 0..<historyCount {
             let source = physical[historyStart + index]
-            let page = grid.page(ofHistoryLine: index)
-            Self.copy(source, from: old, into: &grid, at: grid.historyRow(index), page: page)
-            grid.setHistoryFlags(index, source.flags)
-            grid.setHistoryMark(index, source.mark)
+            let line = ScrollbackLine(index)
+            let page = grid.page(ofHistoryLine: line)
+            Self.copy(source, from: old, into: &grid, at: grid.historyRow(line), page: page)
+            grid.setHistoryFlags(line, source.flags)
+            grid.setHistoryMark(line, source.mark)
         }
         for row in 0..<newRows where screenStart + row < physical.count {
             let source = physical[screenStart + row]

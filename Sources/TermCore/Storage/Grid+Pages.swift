@@ -23,14 +23,14 @@ extension Grid {
     @inline(__always)
     func page(ofScreenRow row: Int) -> Int { page(ofSlot: slotAndGeneration(row).slot) }
 
-    /// The page scrollback line `index` is stored in.
-    func page(ofHistoryLine index: Int) -> Int { page(ofSlot: historySlot(index)) }
+    /// The page scrollback line `line` is stored in.
+    func page(ofHistoryLine line: ScrollbackLine) -> Int { page(ofSlot: historySlot(line)) }
 
     /// The tables screen row `row`'s cells name.
     func tables(ofScreenRow row: Int) -> PageTables { pages[page(ofScreenRow: row)] }
 
-    /// The tables scrollback line `index`'s cells name.
-    func tables(ofHistoryLine index: Int) -> PageTables { pages[page(ofHistoryLine: index)] }
+    /// The tables scrollback line `line`'s cells name.
+    func tables(ofHistoryLine line: ScrollbackLine) -> PageTables { pages[page(ofHistoryLine: line)] }
 
     // MARK: Interning
 

@@ -250,10 +250,13 @@ struct Grid {
         storage.staleFrom[slot] = UInt16(truncatingIfNeeded: columns)
     }
 
-    /// The slot of scrollback line `index`.
-    func historySlot(_ index: Int) -> Int {
-        assert(index >= 0 && index < historyCount, "scrollback line \(index) of \(historyCount)")
-        return slot(atPosition: zero + index)
+    /// The slot of scrollback line `line`. Scrollback lines and screen rows
+    /// are counted apart (lines from the oldest, rows from the top), so the
+    /// scrollback's functions take a ``ScrollbackLine``, never a bare `Int`:
+    /// one cannot be passed for the other.
+    func historySlot(_ line: ScrollbackLine) -> Int {
+        assert(line.index >= 0 && line.index < historyCount, "scrollback line \(line.index) of \(historyCount)")
+        return slot(atPosition: zero + line.index)
     }
 
     /// The cells of screen row `row` (0 = top), `columns` long, for writing:
@@ -306,15 +309,14 @@ struct Grid {
         storage.generations[slot] = generation
     }
 
-    /// The OSC 133 mark of scrollback line `index`.
-    func historyMark(_ index: Int) -> SemanticMark? { storage.marks[slot(atPosition: zero + index)] }
+    /// The OSC 133 mark of scrollback line `line`.
+    func historyMark(_ line: ScrollbackLine) -> SemanticMark? { storage.marks[historySlot(line)] }
 
-    /// The cells of scrollback line `index` (0 = oldest), for reading and
+    /// The cells of scrollback line `line` (0 = oldest), for reading and
     /// table compaction, with any stale cells zeroed first: a read that
     /// writes, which the terminal's single owner makes safe.
-    func historyRow(_ index: Int) -> UnsafeMutablePointer<Cell> {
-        assert(index >= 0 && index < historyCount, "scrollback line \(index) of \(historyCount)")
-        let slot = slot(atPosition: zero + index)
+    func historyRow(_ line: ScrollbackLine) -> UnsafeMutablePointer<Cell> {
+        let slot = historySlot(line)
         clearStaleCells(slot: slot)
         return storage.cells + slot * columns
     }
@@ -331,8 +333,8 @@ struct Grid {
         storage.generations[slot] = generation
     }
 
-    /// The flags of scrollback line `index`.
-    func historyFlags(_ index: Int) -> RowFlags { storage.flags[slot(atPosition: zero + index)] }
+    /// The flags of scrollback line `line`.
+    func historyFlags(_ line: ScrollbackLine) -> RowFlags { storage.flags[historySlot(line)] }
 
     /// Fills screen row `row` with `fill` and clears its flags.
     @inline(__always)
@@ -608,11 +610,23 @@ struct Grid {
         historyCount = count
     }
 
-    /// Sets the flags of scrollback line `index`.
-    func setHistoryFlags(_ index: Int, _ flags: RowFlags) { storage.flags[slot(atPosition: zero + index)] = flags }
+    /// Sets the flags of scrollback line `line`.
+    func setHistoryFlags(_ line: ScrollbackLine, _ flags: RowFlags) { storage.flags[historySlot(line)] = flags }
 
-    /// Sets the mark of scrollback line `index`.
-    func setHistoryMark(_ index: Int, _ mark: SemanticMark?) { storage.marks[slot(atPosition: zero + index)] = mark }
+    /// Sets the mark of scrollback line `line`.
+    func setHistoryMark(_ line: ScrollbackLine, _ mark: SemanticMark?) { storage.marks[historySlot(line)] = mark }
+
+    /// Line `index` of the whole buffer, scrollback lines first (0 = the
+    /// oldest), then the screen rows: its cells for reading, flags, mark and
+    /// page. For a walk over every line in order (a resize).
+    func bufferLine(_ index: Int) -> (cells: UnsafePointer<Cell>, flags: RowFlags, mark: SemanticMark?, page: Int) {
+        if index < historyCount {
+            let line = ScrollbackLine(index)
+            return (UnsafePointer(historyRow(line)), historyFlags(line), historyMark(line), page(ofHistoryLine: line))
+        }
+        let row = index - historyCount
+        return (readRow(row), flags(row), mark(row), page(ofScreenRow: row))
+    }
 
     /// Forgets every scrollback line (ED 3).
     mutating func clearHistory() {
