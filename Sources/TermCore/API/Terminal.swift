@@ -13,14 +13,15 @@ import VTParser
 /// terminal.screenLine(0)  // "hello"
 /// ```
 public final class Terminal {
-    /// Bounds on what a terminal may be configured to.
+    /// Bounds on what a terminal may be configured to (each with its reason,
+    /// with the engine's other bounds, in `Limits.swift`).
     public enum Limits {
         /// Columns and rows may each be 1…1000.
-        public static let dimensions = 1...1000
+        public static let dimensions = TermCore.Limits.dimensions
         /// The default scrollback, in lines.
-        public static let defaultScrollback = 10_000
+        public static let defaultScrollback = TermCore.Limits.defaultScrollback
         /// The largest scrollback accepted, in lines.
-        public static let maxScrollback = 1_000_000
+        public static let maxScrollback = TermCore.Limits.maxScrollback
     }
 
     /// Counters of input the terminal dropped or ignored, for diagnostics.

@@ -301,7 +301,7 @@ extension TerminalState: VTHandler {
         var index = 0
         while index < data.count, data[index] != UInt8(ascii: ";") {
             let byte = data[index]
-            guard byte >= 0x30 && byte <= 0x39, command < 100_000 else {
+            guard byte >= 0x30 && byte <= 0x39, command <= Limits.oscCommandNumber / 10 else {
                 counters.unknownSequences += 1
                 return
             }
@@ -330,7 +330,7 @@ extension TerminalState: VTHandler {
 
     mutating func dcsPut(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard dcsRequest?.kind == .decrqss else { return }
-        let room = DCSRequest.maxBytes - (dcsRequest?.data.count ?? 0)
+        let room = Limits.decrqssBytes - (dcsRequest?.data.count ?? 0)
         dcsRequest?.data.append(contentsOf: bytes.prefix(max(0, room)))
     }
 

@@ -534,7 +534,7 @@ extension TerminalState {
         extending cell: Cell, with scalar: UInt32, page: Int, cacheKey: UInt64, cachePage: Int
     ) -> UInt32? {
         var scalars = cell.isCluster ? active.pages[page].clusters[cell.value] : [cell.value]
-        guard scalars.count < ClusterTable.maxScalars else {
+        guard scalars.count < Limits.clusterScalars else {
             counters.droppedCombiningMarks += 1
             return nil
         }
