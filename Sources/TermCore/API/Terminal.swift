@@ -1,5 +1,4 @@
 import Foundation
-import VTParser
 
 /// A terminal emulator: feed it the bytes a program writes and read back the
 /// screen, the scrollback and the state a front end draws.
@@ -59,7 +58,8 @@ public final class Terminal {
         public var droppedWideCharacters = 0
     }
 
-    var parser = VTParser()
+    /// The parser the output goes through (Dispatch/OutputParser.swift).
+    var parser = OutputParser()
     var state: TerminalState
     /// Rows copied for earlier snapshots, by grid slot, reused while the
     /// slot's change stamp is the same; one cache per screen.
@@ -216,7 +216,7 @@ public final class Terminal {
         state.cellPixelWidth = previous.cellPixelWidth
         state.cellPixelHeight = previous.cellPixelHeight
         state.gridEpoch = previous.gridEpoch &+ 1  // new grids: no cached row stands
-        parser = VTParser()
+        parser = OutputParser()
     }
 
     /// Changes the size. The primary screen reflows: soft-wrapped lines
@@ -372,8 +372,6 @@ public final class Terminal {
         state.inactive.addCompactions(to: &counters)
         return counters
     }
-    /// Counters of dropped and replaced input in the parser.
-    public var parserStatistics: VTParser.Statistics { parser.statistics }
     /// Lines in the primary screen's scrollback.
     public var scrollbackCount: Int { state.primary.historyCount }
     /// The style table entries the pages of both screens hold, besides each

@@ -51,6 +51,15 @@ extension TerminalState: VTHandler {
         if modes.newline { carriageReturn() }
     }
 
+    /// The plain lines after a CR LF, printed in one loop
+    /// (`printPlainLines`, inlined here for the parser's lines). Kept out of
+    /// the parser's loop, as the compiler kept the body when it was this
+    /// function's: inlined there, its line closure stayed a call per line.
+    @inline(never)
+    mutating func printLines(_ lines: inout PlainTextLines) {
+        printPlainLines(&lines)
+    }
+
     mutating func escDispatch(_ intermediates: Intermediates, final: UInt8) {
         lastGraphic = nil
         if intermediates.isEmpty {
@@ -340,3 +349,6 @@ extension TerminalState: VTHandler {
         answerStatusString(request.data)
     }
 }
+
+/// The parser's plain lines are what `printPlainLines` takes.
+extension PlainTextLines: PlainLineSource {}

@@ -308,23 +308,4 @@ extension TerminalState {
         let hex = String(checksum, radix: 16, uppercase: true)
         reply("\u{1B}P\(id)!~" + String(repeating: "0", count: 4 - hex.count) + hex + "\u{1B}\\")
     }
-
-    /// A rectangle from parameters `Pt;Pl;Pb;Pr` starting at `index`
-    /// (1-based, origin-relative under DECOM, defaults the whole page),
-    /// clamped to the screen; nil when empty.
-    func rectangle(
-        _ sequence: ControlSequenceView, from index: Int
-    ) -> (top: Int, left: Int, bottom: Int, right: Int)? {
-        let rowOffset = modes.origin ? scrollTop : 0
-        let colOffset = modes.origin && modes.leftRightMargins ? marginLeft : 0
-        let top = sequence.count(at: index) - 1 + rowOffset
-        let left = sequence.count(at: index + 1) - 1 + colOffset
-        let bottom = (sequence[index + 2] == 0 ? rows : sequence[index + 2] + rowOffset) - 1
-        let right = (sequence[index + 3] == 0 ? columns : sequence[index + 3] + colOffset) - 1
-        let area = (top: top, left: left, bottom: min(bottom, rows - 1), right: min(right, columns - 1))
-        guard area.top <= area.bottom && area.left <= area.right && area.top < rows && area.left < columns else {
-            return nil
-        }
-        return area
-    }
 }
