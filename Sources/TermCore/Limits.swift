@@ -1,10 +1,38 @@
-// The engine's bounds on what input can make it hold (STYLE.md rule 12, as
-// Ghostty's size.zig): each with its value and the reason for it. The
-// public ones are also in ``Terminal/Limits``; docs/SECURITY.md lists them
-// all with what happens past each.
+// Every bound TermCore puts on what input can make it hold or do (STYLE.md
+// rule 12, as Ghostty's size.zig): each with its value and the reason for
+// it, here and nowhere else. docs/SECURITY.md lists them all with what
+// happens past each.
+//
+// The public ones are defined from the constants here: the sizes an
+// embedder may configure, ``Terminal/Limits`` (`dimensions`,
+// `defaultScrollback`, `maxScrollback`), with `workingDirectory`
+// (Terminal+Inspection.swift), and ``TitleSanitizer/defaultLimit``.
+// The parser's own bounds stay in VTParser, which depends on nothing:
+// `VTParser.Limits` (the OSC string, 1 MiB, and the OSC buffer kept between
+// strings, 4 KiB), `ControlSequence.maxParams` (32 parameters, each
+// saturating at 65,535, which bounds every count: REP, ICH, SU…) and
+// `Intermediates` (2 bytes).
 
-/// Bounds of TermCore's storage.
+/// The bounds of TermCore, each with its reason.
+@usableFromInline
 enum Limits {
+    // MARK: Screen and scrollback (public as ``Terminal/Limits``)
+
+    /// Columns and rows may each be 1…1000: the web-terminal server's rule
+    /// for a session's size (`WireLimits.dimensions`), and far past any real
+    /// window. A row's stale mark holds a column in 16 bits
+    /// (`GridStorage.staleFrom`), which this keeps far from overflowing.
+    static let dimensions = 1...1000
+    /// The default scrollback, in lines (the CLI's `--scrollback` default
+    /// too): 6.1 MiB of cells at 80 columns (10,000 × 80 × 8 bytes).
+    static let defaultScrollback = 10_000
+    /// The largest scrollback accepted, in lines: memory is columns × lines ×
+    /// 8 bytes (610 MiB at 80 columns, 7.5 GiB at 1,000), and ring entries
+    /// and page numbers are 32 bits (`GridStorage.ring`), far above it.
+    static let maxScrollback = 1_000_000
+
+    // MARK: Pages and their tables (Tables/PageTables.swift)
+
     /// The most cells a page of rows holds (``Grid/rowsPerPage(columns:)``):
     /// three quarters of the 65,536 ids of a style table (and of the 65,535
     /// of a link table), so that a page's table, when full, is at most three
@@ -13,4 +41,115 @@ enum Limits {
     /// (20 for 10,000 lines at 80 columns, each 512 rows); and small enough
     /// that a compaction, O(cells of the page), stays short (384 KiB).
     static let cellsPerPage = 49_152
+    /// The most distinct styles a page's table holds before it is compacted
+    /// over the page's cells (``StyleTable``): a cell's style bits are 16,
+    /// and id 0 is the default style.
+    static let stylesPerPage = Int(UInt16.max) + 1
+    /// The most distinct links a page's table holds before it is compacted
+    /// (``HyperlinkTable``): a cell's link id is 16 bits, and 0 means none.
+    static let linksPerPage = Int(UInt16.max)
+    /// The most distinct clusters a page keeps before it compacts its table
+    /// (``ClusterTable``): 65,536, more than the cells a page holds
+    /// (``cellsPerPage``), so a full table is at most three quarters in use,
+    /// and what a hostile stream can make a page hold (up to
+    /// ``clusterScalars`` scalars each) stays bounded.
+    static let clustersPerPage = 1 << 16
+
+    // MARK: Cells
+
+    /// The most scalars one cell keeps (base included). Marks past it are
+    /// dropped and counted: no legitimate cluster comes close (the longest
+    /// emoji ZWJ sequences have 10 scalars), and the cap bounds what
+    /// "e" + 10,000 combining accents can cost.
+    static let clusterScalars = 32
+
+    // MARK: OSC (Dispatch/TerminalState+OSC.swift)
+
+    /// The largest OSC command number read ("Ps" of `OSC Ps ; Pt`): six
+    /// digits, more than any command in use has (xterm's have up to three,
+    /// iTerm2's 1337 and kitty's 5522 four), so that the number read from a
+    /// string of digits (up to the parser's 1 MiB) never overflows. A longer
+    /// number is an unknown sequence.
+    static let oscCommandNumber = 999_999
+    /// The cap on a window title and icon name (OSC 0/1/2) and a
+    /// notification's title (OSC 777), in Unicode scalars, cut at a
+    /// grapheme-cluster boundary: PROTOCOL.md's title rule
+    /// (``TitleSanitizer/defaultLimit``).
+    static let titleScalars = 256
+    /// The most titles the title stack keeps (XTWINOPS 22); pushing more
+    /// drops the oldest. Programs push one or two (vim pushes one on entry).
+    static let titleStackDepth = 10
+    /// The longest working-directory URL kept (OSC 7), in scalars: Linux's
+    /// PATH_MAX, in bytes, is 4,096 (public as
+    /// `Terminal.Limits.workingDirectory`).
+    static let workingDirectoryScalars = 4096
+    /// The longest notification body kept (OSC 9, OSC 777), in scalars, cut
+    /// as titles are: a notification is a line or two for the desktop, and
+    /// the cap bounds each of the events a feed may collect.
+    static let notificationBodyScalars = 1024
+    /// The longest URI kept (bytes). Longer links are ignored, as the OSC 8
+    /// convention allows terminals to do; 2083 is the longest URL browsers
+    /// have historically accepted, rounded up.
+    static let hyperlinkURIBytes = 4096
+    /// The longest `id=` parameter kept (bytes), as VTE
+    /// (`VTE_HYPERLINK_ID_LENGTH_MAX`): ids are short tokens a program makes
+    /// up to tie runs together. A longer id is ignored, the link kept (300
+    /// links with 1 MiB ids held 946 MB before); the bound also keeps an
+    /// id's length within the two bytes of a link's key
+    /// (``HyperlinkTable/key(uri:linkID:)``).
+    static let hyperlinkIDBytes = 250
+
+    // MARK: Modes (Dispatch/TerminalState+Modes.swift)
+
+    /// The most entries a kitty keyboard flags stack keeps, per screen;
+    /// pushing more drops the oldest, as kitty does. Programs push one per
+    /// nested full-screen program.
+    static let kittyFlagsStackDepth = 16
+
+    // MARK: Replies and events (Dispatch/TerminalState+Reports.swift)
+
+    /// The most bytes of a DECRQSS request kept (`DCS $ q Pt ST`): the names
+    /// are at most two bytes (`"q`, ` q`); anything longer is not a valid
+    /// request, so a few bytes bound what is kept.
+    static let decrqssBytes = 16
+    /// The most reply bytes collected in one feed. A program that floods
+    /// queries (thousands of DSR in one write) gets its first 64 KiB of
+    /// answers, not a reply buffer as large as its input; the rest are
+    /// dropped and counted.
+    static let replyBytesPerFeed = 64 << 10
+    /// The most events collected in one feed: bells and titles by the
+    /// thousand are a flood; later ones are dropped and counted.
+    static let eventsPerFeed = 1024
+
+    // MARK: Caches (fixed size, allocated once)
+
+    /// The longest SGR parameter list the transition cache keeps
+    /// (``SGRTransitions``): seven values below 256 and the count fill one
+    /// word (`38;2;r;g;b` and `1;38;5;n` fit).
+    static let sgrTransitionParameters = 7
+    /// The SGR transition cache's entries, direct-mapped: the slot is the top
+    /// byte of a hash (`SGRTransitions.slot`), so exactly 256.
+    static let sgrTransitionSlots = 256
+    /// The cluster-extension cache's entries (``ClusterExtensionCache``),
+    /// direct-mapped (a power of two: the slot is the top 11 bits of a
+    /// hash): 32 KiB, allocated on the first combining mark.
+    static let clusterExtensionSlots = 2048
+
+    // MARK: Work
+
+    /// The most matches ``Terminal/search(_:caseSensitive:limit:)`` returns
+    /// by default: a search in 10,000 lines of a common letter must not
+    /// build a million ranges.
+    @usableFromInline static let searchMatches = 10_000
+    /// The most rounds the search for a TekHVC colour's maximum chroma takes
+    /// (``XcmsGamut``), as Xlib's (`MAXBISECTCOUNT` of `HVCMxC.c`).
+    static let xcmsGamutRounds = 100
+    /// The most rounds of the arithmetic-geometric mean behind arctan
+    /// (``XcmsMath/arcTangent(_:)``), as Xlib's.
+    static let xcmsArcTangentRounds = 10_000
+    /// The largest angle (degrees, either sign) brought into range by whole
+    /// turns one at a time, as Xlib's loops do (``XcmsColorSpaces``,
+    /// ``XcmsGamut``): at most 1,000 turns. A larger one, which Xlib would
+    /// turn for ever (1e300 + 360 is 1e300), is reduced at once with `fmod`.
+    static let xcmsAngleTurnedByTurns = 360_000.0
 }

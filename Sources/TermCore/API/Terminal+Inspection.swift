@@ -183,7 +183,7 @@ extension Terminal {
 extension Terminal.Limits {
     /// The longest working directory OSC 7 keeps, in scalars (the sanitizer's
     /// cap for it; titles and icon names take ``TitleSanitizer/defaultLimit``).
-    public static let workingDirectory = TerminalState.maxWorkingDirectoryLength
+    public static let workingDirectory = TermCore.Limits.workingDirectoryScalars
 }
 
 extension Terminal {

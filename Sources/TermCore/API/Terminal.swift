@@ -1,5 +1,4 @@
 import Foundation
-import VTParser
 
 /// A terminal emulator: feed it the bytes a program writes and read back the
 /// screen, the scrollback and the state a front end draws.
@@ -13,14 +12,15 @@ import VTParser
 /// terminal.screenLine(0)  // "hello"
 /// ```
 public final class Terminal {
-    /// Bounds on what a terminal may be configured to.
+    /// Bounds on what a terminal may be configured to (each with its reason,
+    /// with the engine's other bounds, in `Limits.swift`).
     public enum Limits {
         /// Columns and rows may each be 1…1000.
-        public static let dimensions = 1...1000
+        public static let dimensions = TermCore.Limits.dimensions
         /// The default scrollback, in lines.
-        public static let defaultScrollback = 10_000
+        public static let defaultScrollback = TermCore.Limits.defaultScrollback
         /// The largest scrollback accepted, in lines.
-        public static let maxScrollback = 1_000_000
+        public static let maxScrollback = TermCore.Limits.maxScrollback
     }
 
     /// Counters of input the terminal dropped or ignored, for diagnostics.
@@ -58,7 +58,8 @@ public final class Terminal {
         public var droppedWideCharacters = 0
     }
 
-    var parser = VTParser()
+    /// The parser the output goes through (Dispatch/OutputParser.swift).
+    var parser = OutputParser()
     var state: TerminalState
     /// Rows copied for earlier snapshots, by grid slot, reused while the
     /// slot's change stamp is the same; one cache per screen.
@@ -215,7 +216,7 @@ public final class Terminal {
         state.cellPixelWidth = previous.cellPixelWidth
         state.cellPixelHeight = previous.cellPixelHeight
         state.gridEpoch = previous.gridEpoch &+ 1  // new grids: no cached row stands
-        parser = VTParser()
+        parser = OutputParser()
     }
 
     /// Changes the size. The primary screen reflows: soft-wrapped lines
@@ -373,8 +374,6 @@ public final class Terminal {
         state.inactive.addCompactions(to: &counters)
         return counters
     }
-    /// Counters of dropped and replaced input in the parser.
-    public var parserStatistics: VTParser.Statistics { parser.statistics }
     /// Lines in the primary screen's scrollback.
     public var scrollbackCount: Int { state.primary.historyCount }
     /// The style table entries the pages of both screens hold, besides each

@@ -42,7 +42,7 @@ enum XcmsColorSpaces {
     /// Xlib's loops do (an angle too large for that is reduced at once).
     static func wrapped(_ angle: Double, from low: Double = 0, below high: Double = 360) -> Double {
         var angle = angle
-        if abs(angle) > 360_000 { angle = fmod(angle, 360) }
+        if abs(angle) > Limits.xcmsAngleTurnedByTurns { angle = fmod(angle, 360) }
         while angle < low { angle += 360 }
         while angle >= high { angle -= 360 }
         return angle

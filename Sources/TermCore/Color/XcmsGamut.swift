@@ -11,8 +11,6 @@ import Foundation
 enum XcmsGamut {
     /// How close a value must come to the one wanted (TekHVC value units).
     static let tolerance = 0.001
-    /// The most rounds the search for the maximum chroma takes.
-    static let maximumRounds = 100
 
     /// The colour with `color`'s TekHVC hue and value and the largest chroma
     /// the screen shows; nil where Xcms fails.
@@ -29,7 +27,7 @@ enum XcmsGamut {
         let slack = XcmsColorSpaces.slack
         if color.value < 0 { color.value = slack } else if color.value > 100 { color.value = 100 - slack }
         if color.chroma < 0 { color.chroma = -slack }
-        if abs(color.hue) > 360_000 { color.hue = fmod(color.hue, 360) }
+        if abs(color.hue) > Limits.xcmsAngleTurnedByTurns { color.hue = fmod(color.hue, 360) }
         if color.hue < 0 {
             color.hue += (Double(Int(-color.hue / 360)) + 1) * 360
             if color.hue >= 360 { color.hue -= 360 }
@@ -87,7 +85,7 @@ enum XcmsGamut {
         var previousValue: Double
         let distance = 100 - peak.value
         var factor = 1.0
-        for _ in 0..<maximumRounds {
+        for _ in 0..<Limits.xcmsGamutRounds {
             previousValue = lastValue
             lastValue = current.value
             lastChroma = current.chroma

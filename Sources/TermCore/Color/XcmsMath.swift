@@ -64,7 +64,7 @@ enum XcmsMath {
         var b = 1.0
         var nextA = 0.0
         var nextB = 0.0
-        for _ in 0..<10_000 {
+        for _ in 0..<Limits.xcmsArcTangentRounds {
             nextA = (a + b) / 2
             nextB = squareRoot(nextA * b)
             if nextA == nextB || abs(nextA - nextB) < maximumError { break }

@@ -51,6 +51,15 @@ extension TerminalState: VTHandler {
         if modes.newline { carriageReturn() }
     }
 
+    /// The plain lines after a CR LF, printed in one loop
+    /// (`printPlainLines`, inlined here for the parser's lines). Kept out of
+    /// the parser's loop, as the compiler kept the body when it was this
+    /// function's: inlined there, its line closure stayed a call per line.
+    @inline(never)
+    mutating func printLines(_ lines: inout PlainTextLines) {
+        printPlainLines(&lines)
+    }
+
     mutating func escDispatch(_ intermediates: Intermediates, final: UInt8) {
         lastGraphic = nil
         if intermediates.isEmpty {
@@ -301,7 +310,7 @@ extension TerminalState: VTHandler {
         var index = 0
         while index < data.count, data[index] != UInt8(ascii: ";") {
             let byte = data[index]
-            guard byte >= 0x30 && byte <= 0x39, command < 100_000 else {
+            guard byte >= 0x30 && byte <= 0x39, command <= Limits.oscCommandNumber / 10 else {
                 counters.unknownSequences += 1
                 return
             }
@@ -330,7 +339,7 @@ extension TerminalState: VTHandler {
 
     mutating func dcsPut(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard dcsRequest?.kind == .decrqss else { return }
-        let room = DCSRequest.maxBytes - (dcsRequest?.data.count ?? 0)
+        let room = Limits.decrqssBytes - (dcsRequest?.data.count ?? 0)
         dcsRequest?.data.append(contentsOf: bytes.prefix(max(0, room)))
     }
 
@@ -340,3 +349,6 @@ extension TerminalState: VTHandler {
         answerStatusString(request.data)
     }
 }
+
+/// The parser's plain lines are what `printPlainLines` takes.
+extension PlainTextLines: PlainLineSource {}

@@ -120,10 +120,6 @@ extension TerminalState {
 
     // MARK: Kitty keyboard protocol (progressive enhancement)
 
-    /// The most entries a kitty flags stack keeps; pushing more drops the
-    /// oldest, as kitty does.
-    static let maxKittyStackDepth = 16
-
     var kittyStack: [UInt8] {
         get { isAlternateScreen ? kittyStackAlternate : kittyStackPrimary }
         set {
@@ -131,16 +127,17 @@ extension TerminalState {
         }
     }
 
-    /// `CSI > flags u`: push the current flags and set new ones.
+    /// `CSI > flags u`: push the current flags and set new ones; past
+    /// ``Limits/kittyFlagsStackDepth`` entries the oldest goes, as in kitty.
     mutating func pushKittyFlags(_ flags: Int) {
-        if kittyStack.count >= Self.maxKittyStackDepth { kittyStack.removeFirst() }
+        if kittyStack.count >= Limits.kittyFlagsStackDepth { kittyStack.removeFirst() }
         kittyStack.append(modes.kittyKeyboardFlags)
         modes.kittyKeyboardFlags = UInt8(flags & 0x1F)
     }
 
     /// `CSI < n u`: pop n entries (an emptied stack means flags 0).
     mutating func popKittyFlags(_ count: Int) {
-        for _ in 0..<min(count, Self.maxKittyStackDepth + 1) {
+        for _ in 0..<min(count, Limits.kittyFlagsStackDepth + 1) {
             modes.kittyKeyboardFlags = kittyStack.popLast() ?? 0
         }
     }

@@ -16,12 +16,6 @@ public enum SemanticMark: Equatable, Sendable {
 }
 
 extension TerminalState {
-    /// The longest working-directory URL kept (OSC 7), in scalars.
-    static let maxWorkingDirectoryLength = 4096
-    /// The most titles the title stack keeps (XTWINOPS 22); pushing more
-    /// drops the oldest.
-    static let maxTitleStackDepth = 10
-
     mutating func operatingSystemCommand(_ command: Int, _ text: UnsafeBufferPointer<UInt8>) {
         switch command {
         case 0, 1, 2:
@@ -31,7 +25,7 @@ extension TerminalState {
         case 4: paletteCommand(String(decoding: text, as: UTF8.self))
         case 5: specialColorCommand(String(decoding: text, as: UTF8.self))
         case 7:
-            let url = TitleSanitizer.sanitize(text, limit: Self.maxWorkingDirectoryLength)
+            let url = TitleSanitizer.sanitize(text, limit: Limits.workingDirectoryScalars)
             workingDirectory = url
             emit(.workingDirectoryChanged(url))
         case 8: hyperlinkCommand(text)
@@ -40,7 +34,8 @@ extension TerminalState {
             // sub-command (`9;4;…` progress): those are not notifications.
             let body = String(decoding: text, as: UTF8.self)
             if let first = body.first, first.isNumber, body.dropFirst().first == ";" { return }
-            emit(.notification(title: "", body: TitleSanitizer.sanitize(Array(body.utf8), limit: 1024)))
+            let sanitized = TitleSanitizer.sanitize(Array(body.utf8), limit: Limits.notificationBodyScalars)
+            emit(.notification(title: "", body: sanitized))
         case 10, 11, 12: dynamicColorCommand(command, String(decoding: text, as: UTF8.self))
         case 52: clipboardCommand(String(decoding: text, as: UTF8.self))
         case 104: resetPaletteCommand(String(decoding: text, as: UTF8.self))
@@ -53,7 +48,9 @@ extension TerminalState {
             let parts = String(decoding: text, as: UTF8.self).split(separator: ";", maxSplits: 2)
             guard parts.first == "notify" else { return }
             let title = parts.count > 1 ? TitleSanitizer.sanitize(Array(parts[1].utf8)) : ""
-            let body = parts.count > 2 ? TitleSanitizer.sanitize(Array(parts[2].utf8), limit: 1024) : ""
+            let body =
+                parts.count > 2
+                ? TitleSanitizer.sanitize(Array(parts[2].utf8), limit: Limits.notificationBodyScalars) : ""
             emit(.notification(title: title, body: body))
         default:
             counters.unknownSequences += 1
@@ -70,9 +67,10 @@ extension TerminalState {
         emit(.iconNameChanged(newName))
     }
 
-    /// XTWINOPS 22: push the title (2), icon name (1) or both (0).
+    /// XTWINOPS 22: push the title (2), icon name (1) or both (0); past
+    /// ``Limits/titleStackDepth`` entries the oldest goes (counted).
     mutating func pushTitle(which: Int) {
-        if titleStack.count >= Self.maxTitleStackDepth {
+        if titleStack.count >= Limits.titleStackDepth {
             titleStack.removeFirst()
             counters.droppedTitles += 1
         }
@@ -214,7 +212,7 @@ extension TerminalState {
         // The bounds hold for the text as stored (invalid UTF-8 becomes
         // U+FFFD, three bytes each), so that a link written back out, by
         // compaction or a copy, is within them too.
-        guard HyperlinkTable.storedLength(uri) <= HyperlinkTable.maxURIBytes else {
+        guard HyperlinkTable.storedLength(uri) <= Limits.hyperlinkURIBytes else {
             counters.droppedHyperlinks += 1
             setPenTarget(nil)
             return
@@ -232,10 +230,11 @@ extension TerminalState {
             }
             start = end + 1
         }
-        if let id = linkID, HyperlinkTable.storedLength(id) > HyperlinkTable.maxIDBytes {
+        if let id = linkID, HyperlinkTable.storedLength(id) > Limits.hyperlinkIDBytes {
             // The link stays, without its id (VTE does the same): each such
             // link is its own, and no id can make a table entry of more than
-            // `maxIDBytes` (300 links with 1 MiB ids held 946 MB before).
+            // `Limits.hyperlinkIDBytes` (300 links with 1 MiB ids held 946 MB
+            // before).
             counters.droppedHyperlinkIDs += 1
             linkID = nil
         }

@@ -4,37 +4,32 @@ import VTParser
 // XTWINOPS, DECRQCRA, OSC colour queries). Replies are collected during a feed
 // and written back by `Terminal` after it, only when the embedder listens.
 
-/// A DCS whose data the terminal collects, with a bound.
+/// A DCS whose data the terminal collects, with a bound
+/// (``Limits/decrqssBytes``).
 struct DCSRequest {
     enum Kind { case decrqss, ignored }
     var kind: Kind
     var data: [UInt8] = []
-    /// DECRQSS names are at most two bytes (`"q`, ` q`); anything longer is
-    /// not a valid request, so a few bytes bound what is kept.
-    static let maxBytes = 16
 }
 
 extension TerminalState {
-    /// The most reply bytes collected in one feed. A program that floods
-    /// queries (thousands of DSR in one write) gets its first 64 KiB of
-    /// answers; the rest are dropped and counted.
-    static let maxReplyBytesPerFeed = 64 << 10
-    /// The most events collected in one feed; later ones are dropped and counted.
-    static let maxEventsPerFeed = 1024
-
+    /// Collects a reply, or drops and counts it past
+    /// ``Limits/replyBytesPerFeed`` bytes in this feed.
     mutating func reply(_ text: String) {
         guard wantsReplies else { return }
         let bytes = text.utf8
-        guard replies.count + bytes.count <= Self.maxReplyBytesPerFeed else {
+        guard replies.count + bytes.count <= Limits.replyBytesPerFeed else {
             counters.droppedReplies += 1
             return
         }
         replies.append(contentsOf: bytes)
     }
 
+    /// Collects an event, or drops and counts it past
+    /// ``Limits/eventsPerFeed`` events in this feed.
     mutating func emit(_ event: TerminalEvent) {
         guard wantsEvents else { return }
-        guard events.count < Self.maxEventsPerFeed else {
+        guard events.count < Limits.eventsPerFeed else {
             counters.droppedEvents += 1
             return
         }
@@ -312,24 +307,5 @@ extension TerminalState {
         let checksum = (-total) & 0xFFFF
         let hex = String(checksum, radix: 16, uppercase: true)
         reply("\u{1B}P\(id)!~" + String(repeating: "0", count: 4 - hex.count) + hex + "\u{1B}\\")
-    }
-
-    /// A rectangle from parameters `Pt;Pl;Pb;Pr` starting at `index`
-    /// (1-based, origin-relative under DECOM, defaults the whole page),
-    /// clamped to the screen; nil when empty.
-    func rectangle(
-        _ sequence: ControlSequenceView, from index: Int
-    ) -> (top: Int, left: Int, bottom: Int, right: Int)? {
-        let rowOffset = modes.origin ? scrollTop : 0
-        let colOffset = modes.origin && modes.leftRightMargins ? marginLeft : 0
-        let top = sequence.count(at: index) - 1 + rowOffset
-        let left = sequence.count(at: index + 1) - 1 + colOffset
-        let bottom = (sequence[index + 2] == 0 ? rows : sequence[index + 2] + rowOffset) - 1
-        let right = (sequence[index + 3] == 0 ? columns : sequence[index + 3] + colOffset) - 1
-        let area = (top: top, left: left, bottom: min(bottom, rows - 1), right: min(right, columns - 1))
-        guard area.top <= area.bottom && area.left <= area.right && area.top < rows && area.left < columns else {
-            return nil
-        }
-        return area
     }
 }

@@ -6,10 +6,12 @@ extension Terminal {
     /// - Parameters:
     ///   - needle: the text to find (compared by Unicode scalars).
     ///   - caseSensitive: when false, letters are compared lowercased.
-    ///   - limit: the most matches returned (a search in 10,000 lines of a
-    ///     common letter must not build a million ranges).
+    ///   - limit: the most matches returned, 10,000 by default (a search in
+    ///     10,000 lines of a common letter must not build a million ranges).
     /// - Complexity: O(cells in the buffer × needle length) at worst.
-    public func search(_ needle: String, caseSensitive: Bool = true, limit: Int = 10_000) -> [BufferRange] {
+    public func search(_ needle: String, caseSensitive: Bool = true, limit: Int = TermCore.Limits.searchMatches)
+        -> [BufferRange]
+    {
         let pattern = Array((caseSensitive ? needle : needle.lowercased()).unicodeScalars)
         guard !pattern.isEmpty else { return [] }
         var matches: [BufferRange] = []

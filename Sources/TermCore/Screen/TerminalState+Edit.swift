@@ -1,5 +1,3 @@
-import VTParser
-
 // Erasing, inserting and deleting cells and lines, scrolling, rectangles
 // (ECMA-48 §8.3; xterm ctlseqs; the VT510 manual and DEC STD 070 for DECIC,
 // DECDC, DECALN, DECSLRM and the rectangle operations). With DECLRMM the
@@ -355,50 +353,39 @@ extension TerminalState {
 
     // MARK: Rectangles (VT420)
 
-    /// `CSI … $ x|z|{|v`: DECFRA, DECERA, DECSERA, DECCRA.
-    mutating func rectangleOperation(_ sequence: ControlSequenceView) {
-        switch sequence.final {
-        case UInt8(ascii: "x"):  // DECFRA: Pch ; Pt ; Pl ; Pb ; Pr
-            let character = sequence[0]
-            // Only printable characters fill (GL 32–126 and GR 160–255).
-            guard (32...126).contains(character) || (160...255).contains(character),
-                let area = rectangle(sequence, from: 1)
-            else { return }
-            let content = character < 127 ? charsets.designations[charsets.gl].map(UInt8(character)) : UInt32(character)
-            for row in area.top...area.bottom {
-                // The erase first: interning its style can compact the
-                // page's table, which renumbers the pen.
-                eraseCells(row: row, from: area.left, to: area.right + 1)
-                bindPen(toRow: row)
-                var cell = Cell(content: content, style: penKey, linkID: 0)
-                if protectedPen { cell.content |= Cell.protectedFlag }
-                Grid.fill(active.row(row) + area.left, with: cell, count: area.right - area.left + 1)
-            }
-        case UInt8(ascii: "z"), UInt8(ascii: "{"):  // DECERA, DECSERA: Pt ; Pl ; Pb ; Pr
-            guard let area = rectangle(sequence, from: 0) else { return }
-            // DECSERA keeps protected cells in DEC mode only (xterm's
-            // ScrnWipeRectangle); DECERA erases them all.
-            let selective = sequence.final == UInt8(ascii: "{")
-            for row in area.top...area.bottom {
-                eraseCells(
-                    row: row, from: area.left, to: area.right + 1, selective: selective, written: true,
-                    keepProtected: selective && rectangleEraseKeepsProtected)
-            }
-        case UInt8(ascii: "v"):  // DECCRA: Pts ; Pls ; Pbs ; Prs ; Pps ; Ptd ; Pld ; Ppd
-            copyRectangle(sequence)
-        default:
-            counters.unknownSequences += 1
+    /// DECFRA: fills `area` with `character` (a code in GL 32–126, mapped by
+    /// the character set there, or GR 160–255) in the pen's rendition;
+    /// any other code fills nothing.
+    mutating func fillRectangle(_ area: ScreenRectangle, with character: Int) {
+        // Only printable characters fill (GL 32–126 and GR 160–255).
+        guard (32...126).contains(character) || (160...255).contains(character) else { return }
+        let content = character < 127 ? charsets.designations[charsets.gl].map(UInt8(character)) : UInt32(character)
+        for row in area.top...area.bottom {
+            // The erase first: interning its style can compact the
+            // page's table, which renumbers the pen.
+            eraseCells(row: row, from: area.left, to: area.right + 1)
+            bindPen(toRow: row)
+            var cell = Cell(content: content, style: penKey, linkID: 0)
+            if protectedPen { cell.content |= Cell.protectedFlag }
+            Grid.fill(active.row(row) + area.left, with: cell, count: area.right - area.left + 1)
         }
     }
 
-    /// DECCRA: copies a rectangle to another place on the page, clipped to the
+    /// DECERA, and DECSERA (`selective`): erases `area`, leaving written
+    /// blanks. DECSERA keeps protected cells in DEC mode only (xterm's
+    /// ScrnWipeRectangle); DECERA erases them all.
+    mutating func eraseRectangle(_ area: ScreenRectangle, selective: Bool) {
+        for row in area.top...area.bottom {
+            eraseCells(
+                row: row, from: area.left, to: area.right + 1, selective: selective, written: true,
+                keepProtected: selective && rectangleEraseKeepsProtected)
+        }
+    }
+
+    /// DECCRA: copies `source` so that its top left corner lands at row
+    /// `top`, column `left` (0-based screen positions), clipped to the
     /// screen; overlapping areas copy as if through a buffer.
-    mutating func copyRectangle(_ sequence: ControlSequenceView) {
-        guard let source = rectangle(sequence, from: 0) else { return }
-        let rowOffset = modes.origin ? scrollTop : 0
-        let colOffset = modes.origin && modes.leftRightMargins ? marginLeft : 0
-        let top = sequence.count(at: 5) - 1 + rowOffset
-        let left = sequence.count(at: 6) - 1 + colOffset
+    mutating func copyRectangle(_ source: ScreenRectangle, toRow top: Int, column left: Int) {
         guard top < rows && left < columns else { return }
         let height = min(source.bottom - source.top + 1, rows - top)
         let width = min(source.right - source.left + 1, columns - left)
@@ -424,4 +411,13 @@ extension TerminalState {
             repairWideEdges(row: top + row, left: left, right: left + width - 1)
         }
     }
+}
+
+/// An area of the screen for the rectangle operations (VT420), clamped to
+/// the screen: rows and columns 0-based, both ends included.
+struct ScreenRectangle: Equatable {
+    var top: Int
+    var left: Int
+    var bottom: Int
+    var right: Int
 }

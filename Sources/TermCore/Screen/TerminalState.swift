@@ -1,5 +1,3 @@
-import VTParser
-
 /// The cursor: where the next character goes.
 struct Cursor: Equatable {
     var row = 0

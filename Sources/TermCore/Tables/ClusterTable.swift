@@ -4,22 +4,13 @@
 /// Clusters are rare, so they live out of line as Ghostty and libvterm keep
 /// them; the same cluster printed many times is stored once.
 struct ClusterTable {
-    /// The most scalars one cell keeps (base included). Marks past it are
-    /// dropped and counted: no legitimate cluster comes close (the longest
-    /// emoji ZWJ sequences have 10 scalars), and the cap bounds what
-    /// "e" + 10,000 combining accents can cost.
-    static let maxScalars = 32
-    /// The most distinct clusters a page keeps before it compacts its table:
-    /// 65,536, more than the cells a page holds (``Limits/cellsPerPage``), so
-    /// a full table is at most three quarters in use, and what a hostile
-    /// stream can make a page hold (up to 32 scalars each) stays bounded.
-    static let capacity = 1 << 16
-
     private(set) var clusters: [[UInt32]] = []
     private var ids: [[UInt32]: UInt32] = [:]
 
     var count: Int { clusters.count }
-    var isFull: Bool { clusters.count >= Self.capacity }
+    /// A page keeps ``Limits/clustersPerPage`` clusters at most, each of at
+    /// most ``Limits/clusterScalars`` scalars, then compacts its table.
+    var isFull: Bool { clusters.count >= Limits.clustersPerPage }
 
     subscript(id: UInt32) -> [UInt32] { clusters[Int(id)] }
 
@@ -59,7 +50,6 @@ struct ClusterTable {
 /// time in SipHash. Allocated on first use (32 KiB), so text without marks
 /// pays nothing.
 struct ClusterExtensionCache {
-    static let capacity = 2048
     /// Keys by slot (0 = empty: an added scalar is never 0), the page whose
     /// ids the key and the cluster are, and the cluster.
     private var keys: [UInt64] = []
@@ -69,7 +59,9 @@ struct ClusterExtensionCache {
     @inline(__always)
     static func slot(_ key: UInt64) -> Int {
         // Multiplicative hash; the top bits index the slots (11 for 2,048).
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - capacity.trailingZeroBitCount))
+        Int(
+            truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15)
+                >> UInt64(64 - Limits.clusterExtensionSlots.trailingZeroBitCount))
     }
 
     @inline(__always)
@@ -81,9 +73,9 @@ struct ClusterExtensionCache {
 
     mutating func insert(_ id: UInt32, for key: UInt64, page: Int) {
         if keys.isEmpty {
-            keys = [UInt64](repeating: 0, count: Self.capacity)
-            pages = [Int32](repeating: 0, count: Self.capacity)
-            ids = [UInt32](repeating: 0, count: Self.capacity)
+            keys = [UInt64](repeating: 0, count: Limits.clusterExtensionSlots)
+            pages = [Int32](repeating: 0, count: Limits.clusterExtensionSlots)
+            ids = [UInt32](repeating: 0, count: Limits.clusterExtensionSlots)
         }
         let slot = Self.slot(key)
         keys[slot] = key

@@ -15,14 +15,8 @@ public struct Hyperlink: Hashable, Sendable {
 /// a hash and a comparison and no allocation: compilers and agents print the
 /// same few links over and over, and steady-state printing allocates nothing.
 struct HyperlinkTable {
-    /// The longest URI kept (bytes). Longer links are ignored, as the OSC 8
-    /// convention allows terminals to do; 2083 is the longest URL browsers
-    /// have historically accepted, rounded up.
-    static let maxURIBytes = 4096
-    /// The longest `id=` parameter kept (bytes), as VTE
-    /// (`VTE_HYPERLINK_ID_LENGTH_MAX`): ids are short tokens a program makes
-    /// up to tie runs together. A longer id is ignored, the link kept.
-    static let maxIDBytes = 250
+    /// ``Limits/hyperlinkIDBytes``, by the name the tests use.
+    static var maxIDBytes: Int { Limits.hyperlinkIDBytes }
     /// The length in bytes of `bytes` as stored: decoded as UTF-8 with each
     /// invalid sequence replaced by U+FFFD. Valid UTF-8 (every real link) is
     /// its own length, found without decoding.
@@ -30,9 +24,6 @@ struct HyperlinkTable {
         if bytes.allSatisfy({ $0 < 0x80 }) { return bytes.count }
         return String(decoding: bytes, as: UTF8.self).utf8.count
     }
-
-    /// Distinct links kept before the terminal compacts the table.
-    static let capacity = Int(UInt16.max)
 
     private(set) var links: [Hyperlink?] = [nil]
     /// The bytes each link was made from (its `id` parameter, then the URI,
@@ -46,7 +37,8 @@ struct HyperlinkTable {
     subscript(id: UInt16) -> Hyperlink? { links[Int(id)] }
 
     /// The id of the link to `uri` with the `id=` parameter `linkID` (nil when
-    /// absent), adding it if new; nil when the table is full.
+    /// absent), adding it if new; nil when the table is full (it holds
+    /// ``Limits/linksPerPage`` links, and the page then compacts it).
     mutating func id(uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?) -> UInt16? {
         let hash = Self.hash(uri: uri, linkID: linkID)
         let mask = slots.count - 1
@@ -58,7 +50,7 @@ struct HyperlinkTable {
             }
             slot = (slot + 1) & mask
         }
-        guard links.count < Self.capacity else { return nil }
+        guard links.count < Limits.linksPerPage else { return nil }
         let newID = links.count
         links.append(
             Hyperlink(
@@ -91,11 +83,12 @@ struct HyperlinkTable {
 
     /// A link's key: a marker byte for the presence of an id (0 or 1), the
     /// id's length in two bytes and its bytes, then the URI's bytes.
-    /// - Precondition: the id is at most `maxIDBytes` long, so its length
-    ///   fits the two bytes.
+    /// - Precondition: the id is at most ``Limits/hyperlinkIDBytes`` long, so
+    ///   its length fits the two bytes.
     static func key(uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?) -> [UInt8] {
         precondition(
-            linkID.map(storedLength) ?? 0 <= maxIDBytes, "OSC 8 ids over \(maxIDBytes) bytes are dropped before this")
+            linkID.map(storedLength) ?? 0 <= Limits.hyperlinkIDBytes,
+            "OSC 8 ids over \(Limits.hyperlinkIDBytes) bytes are dropped before this")
         var key: [UInt8] = []
         key.reserveCapacity(3 + (linkID?.count ?? 0) + uri.count)
         let idBytes = linkID ?? UnsafeBufferPointer(start: nil, count: 0)

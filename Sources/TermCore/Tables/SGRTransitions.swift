@@ -5,15 +5,11 @@
 /// (an editor's syntax colours, a pager's diff colours, a prompt's segments),
 /// so most SGRs become one lookup here instead of applying the renditions and
 /// interning the result, which hashes the style and probes the style table.
-/// Direct-mapped, 256 entries, allocated with the terminal. An entry names
+/// Direct-mapped, 256 entries (``Limits/sgrTransitionSlots``), allocated
+/// with the terminal. An entry names
 /// the tables' epoch it was made in: a compaction renumbers style keys and
 /// so retires every entry (`TerminalState.tablesEpoch`).
 struct SGRTransitions {
-    /// The longest parameter list cached: seven values below 256 and the
-    /// count fill one word (`38;2;r;g;b` and `1;38;5;n` fit).
-    static let maxParameters = 7
-    static let slotCount = 256
-
     struct Entry {
         /// No packed list has a count of 0xFF in its top byte: an empty entry.
         var parameters = UInt64.max
@@ -23,7 +19,7 @@ struct SGRTransitions {
         var key = StyleKey.default
     }
 
-    private var entries = [Entry](repeating: Entry(), count: SGRTransitions.slotCount)
+    private var entries = [Entry](repeating: Entry(), count: Limits.sgrTransitionSlots)
 
     /// Output whose colours never repeat (every cell its own random pair)
     /// gains nothing here and would pay a lookup and a store for every SGR:
@@ -47,10 +43,11 @@ struct SGRTransitions {
     }
 
     /// `values` packed in a word (the count in the low byte, then a byte
-    /// per value), or nil when there are too many or one is 256 or more.
+    /// per value), or nil when there are more than
+    /// ``Limits/sgrTransitionParameters`` or one is 256 or more.
     @inline(__always)
     static func pack(_ values: UnsafeBufferPointer<UInt16>) -> UInt64? {
-        guard values.count <= maxParameters else { return nil }
+        guard values.count <= Limits.sgrTransitionParameters else { return nil }
         var packed = UInt64(truncatingIfNeeded: values.count)
         var shift: UInt64 = 8
         for value in values {

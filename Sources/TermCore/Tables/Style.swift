@@ -163,10 +163,6 @@ struct StyleKey: Hashable, Sendable {
 /// words with a multiplicative hash: SGR-heavy output looks a style up for
 /// every colour change, and `Hasher` (SipHash) was a fifth of that cost.
 struct StyleTable {
-    /// Ids are 16 bits; the table holds at most this many styles before the
-    /// terminal compacts it (see `TerminalState.compactStyles`).
-    static let capacity = Int(UInt16.max) + 1
-
     private(set) var styles: [Style] = [Style()]
     /// Slots hold id + 1 (0 = empty); the table is at most half full.
     /// 16 to start with: every page has a table, most with a few styles.
@@ -176,7 +172,9 @@ struct StyleTable {
     init() { insertIntoIndex(id: 0) }
 
     var count: Int { styles.count }
-    var isFull: Bool { styles.count >= Self.capacity }
+    /// Ids are 16 bits: a table holds ``Limits/stylesPerPage`` styles at
+    /// most, then its page compacts it (`Grid.compactStyles(page:)`).
+    var isFull: Bool { styles.count >= Limits.stylesPerPage }
 
     subscript(key: StyleKey) -> Style { key.style(in: styles) }
 

@@ -18,8 +18,9 @@
 /// The result is a fixed point: sanitizing it again with the same limit
 /// gives it back.
 public enum TitleSanitizer {
-    /// The default cap, in Unicode scalars.
-    public static let defaultLimit = 256
+    /// The default cap, in Unicode scalars: 256, PROTOCOL.md's title rule
+    /// (the engine's bounds are listed in `Limits.swift`).
+    public static let defaultLimit = Limits.titleScalars
 
     /// The sanitized text of `bytes`.
     /// - Complexity: O(n) in the input, with O(limit) memory whatever its size.
@@ -27,7 +28,7 @@ public enum TitleSanitizer {
     where Bytes.Element == UInt8 {
         // Keep a little more than the cap, so the last cluster can be completed
         // before deciding where to cut.
-        let keepAtMost = limit + ClusterTable.maxScalars
+        let keepAtMost = limit + Limits.clusterScalars
         var kept: [Unicode.Scalar] = []
         kept.reserveCapacity(min(keepAtMost, bytes.count))
         var count = 0
