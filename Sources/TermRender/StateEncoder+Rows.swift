@@ -289,9 +289,47 @@ extension StateEncoder {
             damagedRows.insert(scratch)
             source = (scratch, 0)
         }
+        if source == nil, columns == 1 {
+            return copyBlankThroughWrappedRow(want, toRow: target)
+        }
         guard let (sourceRow, sourceColumn) = source else { return false }
         out.csi(
             "\(sourceRow + 1);\(sourceColumn + 1);\(sourceRow + 1);\(sourceColumn + 1);1;\(target + 1);\(column + 1)$v")
+        sync()
+        return true
+    }
+
+    /// One column, every other row wrapped and none holding the blank: ECH
+    /// makes it on a wrapped row (clearing that row's flag), DECCRA copies
+    /// it, and the row is printed again with the row below it, whose print
+    /// wraps into it and marks it again. Rows above the bottom two only:
+    /// the wrap must not reach the target nor scroll the region
+    /// (``wrapBottomRow(_:above:)`` ends it above the bottom row).
+    func copyBlankThroughWrappedRow(_ want: CellContent, toRow target: Int) -> Bool {
+        func printable(_ row: Int) -> CellContent? {
+            let cell = shadow.cell(at: ScreenPosition(row: row, column: 0))
+            return isPrintable(cell) && cell.width == .narrow ? cell : nil
+        }
+        guard
+            let scratch = (0..<max(0, rows - 2)).first(where: { row in
+                row + 1 != target && shadow.isWrapped(row: row) && printable(row) != nil && printable(row + 1) != nil
+            }), let own = printable(scratch), let next = printable(scratch + 1)
+        else { return false }
+        // DECSC/DECRC around keep the cursor and its pending wrap, and bring
+        // the pen and its protection back (not the link: it is tracked).
+        let (savedPen, savedProtection) = (pen, isProtected)
+        out.esc("7")
+        out.csi("\(scratch + 1);1H")
+        setEraseBackground(want.style.background)
+        out.csi("X")
+        out.csi("\(scratch + 1);1;\(scratch + 1);1;1;\(target + 1);1$v")
+        out.csi("\(scratch + 1);1H")
+        sync()
+        printCell(own, edge: 0)
+        printCell(next, edge: 0)
+        out.esc("8")
+        (pen, isProtected) = (savedPen, savedProtection)
+        savedCursorUsed = true
         sync()
         return true
     }

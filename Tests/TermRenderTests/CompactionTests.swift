@@ -462,6 +462,17 @@ extension CompactionRegressionTests {
             // row below, which must be written again though it is empty
             // (fuzz crashes/compaction/placeholder-on-empty-line-below).
             ("placeholder of a spacer on an empty line below", (16, 16), "", (2, 16), "/漢\u{1B}[20H\u{1B}[ @\n\n"),
+            // One column, every row of the screen wrapped, none a blank: the
+            // wrapped bottom row's blank is made on a wrapped row and copied
+            // (fuzz crashes/compaction/one-column-blank-every-row-wrapped).
+            (
+                "wrapped bottom row of one column, a blank, every other row wrapped", (80, 25),
+                "uencehe third.\u{1B}[?2094h\n\n\n\n\nM\u{1B}'\u{1B}M\u{1B}M\u{1B}M\u{1B}M\u{1B}M\u{1B}?M\u{1B}M\u{1B}\u{FFFD}\u{FFFD}\u{FFFD}M\u{1B}",
+                (1, 24),
+                "MThis is\u{FFFD}\u{FFFD}\u{FFFD} second line.\u{17}\u{1B}M\u{1B}]103eT\u{1B}[?1047h\n\n\n\n\nM\u{1B}'\u{1B}M"
+                    + "\u{1B}M\u{1B}M\u{1B}M\u{1B}M\u{1B}?M\u{1B}M\u{1B}\u{FFFD}\u{FFFD}\u{FFFD}M\u{1B}M\u{1B}[?1047h[This is"
+                    + "\u{FFFD}\u{FFFD}\u{FFFD} seM\u{1B}M\u{1B}?M\n\n\n\n\n"
+            ),
             // Insert mode cutting wide characters leaves blanks with their
             // foreground, two side by side at the edge (random seed 904).
             ("styled blanks at the edge, left by insert mode", (10, 3), "\u{1B}[92m漢字한👩‍👧\u{1B}[8G\u{1B}[4h#", nil, ""),
