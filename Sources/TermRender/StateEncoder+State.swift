@@ -631,6 +631,7 @@ extension StateEncoder {
                 let value = want.scalars.first?.value, (33...126).contains(value) || (160...255).contains(value)
             {
                 setPen(want.style)
+                setProtected(false)
                 out.csi("\(value);\(row);\(index + 1);\(row);\(index + 1)$x")  // DECFRA
             }
         }

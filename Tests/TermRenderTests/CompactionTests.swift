@@ -541,6 +541,11 @@ extension CompactionRegressionTests {
                 "\u{1B}[2;1H\u{1B}[31mxbc\u{1B}[H\u{1B}#6\u{1B}[mA\u{1B}#5\u{1B}[2;2;2;3;1;1;2$v", nil, ""
             ),
             (
+                "pending wrap in the first column of a protected character, cells after it", (3, 2),
+                "\u{1B}[2;1H\u{1B}[31mxbc\u{1B}[H\u{1B}#6\u{1B}[m\u{1B}[1\"qA\u{1B}[0\"q\u{1B}#5\u{1B}[2;2;2;3;1;1;2$v",
+                nil, ""
+            ),
+            (
                 "pending wrap in the first column over a blank", (2, 1), "\u{1B}#6\u{1B}[44m \u{1B}[1;1;1;1$z\u{1B}#5",
                 nil, ""
             ),
