@@ -196,7 +196,7 @@ struct HostileInputTests {
         #expect(links.count == 2)  // none, and the one link without id
         #expect(t.counters.droppedHyperlinkIDs == 50)
         for index in 1..<links.count {
-            #expect((links[UInt16(index)]?.id?.utf8.count ?? 0) <= HyperlinkTable.maxIDBytes)
+            #expect((links[UInt16(index)]?.id?.utf8.count ?? 0) <= Limits.hyperlinkIDBytes)
         }
     }
 }

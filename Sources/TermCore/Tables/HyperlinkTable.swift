@@ -15,8 +15,6 @@ public struct Hyperlink: Hashable, Sendable {
 /// a hash and a comparison and no allocation: compilers and agents print the
 /// same few links over and over, and steady-state printing allocates nothing.
 struct HyperlinkTable {
-    /// ``Limits/hyperlinkIDBytes``, by the name the tests use.
-    static var maxIDBytes: Int { Limits.hyperlinkIDBytes }
     /// The length in bytes of `bytes` as stored: decoded as UTF-8 with each
     /// invalid sequence replaced by U+FFFD. Valid UTF-8 (every real link) is
     /// its own length, found without decoding.
