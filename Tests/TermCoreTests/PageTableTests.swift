@@ -156,4 +156,35 @@ struct PageTableTests {
         #expect(used.cellBytes == fresh.cellBytes && used.rowBytes == fresh.rowBytes)
         #expect(used.tableBytes >= fresh.tableBytes + 5_000 * MemoryLayout<Style>.stride)
     }
+
+    @Test("A cluster table finds every cluster it holds by its scalars, before and after a compaction")
+    func clusterTableLookups() {
+        // 20,000 distinct clusters of one to four scalars (many share a
+        // prefix, and their hashes collide in the index's slots).
+        func cluster(_ index: Int) -> [UInt32] {
+            [0x61 + UInt32(index % 26), 0x300 + UInt32(index / 26 % 112)]
+                + (index >= 2_912 ? [0x301, UInt32(index)] : [])
+        }
+        var table = ClusterTable()
+        var ids: [UInt32] = []
+        for index in 0..<20_000 { ids.append(table.id(for: cluster(index)) ?? .max) }
+        #expect(Set(ids).count == 20_000 && table.count == 20_000)
+        for index in 0..<20_000 where table.id(for: cluster(index)) != ids[index] {
+            Issue.record(
+                "cluster \(index) found as \(String(describing: table.id(for: cluster(index)))), not \(ids[index])")
+            break
+        }
+        #expect(table.count == 20_000)
+        // Keep every third: the kept ones are found at their new ids, the
+        // others are new again.
+        let used = (0..<20_000).map { $0 % 3 == 0 }
+        let map = table.compact(keeping: used)
+        #expect(table.count == (20_000 + 2) / 3)
+        for index in stride(from: 0, to: 20_000, by: 3) where table.id(for: cluster(index)) != map[Int(ids[index])] {
+            Issue.record("kept cluster \(index) not at its new id")
+            break
+        }
+        #expect(table.count == (20_000 + 2) / 3)
+        #expect(table.id(for: cluster(1)) == UInt32((20_000 + 2) / 3))
+    }
 }

@@ -560,14 +560,25 @@ extension TerminalState {
     mutating func newClusterID(
         extending cell: Cell, with scalar: UInt32, page: Int, cacheKey: UInt64, cachePage: Int
     ) -> UInt32? {
-        var scalars = cell.isCluster ? active.pages[page].clusters[cell.value] : [cell.value]
-        guard scalars.count < Limits.clusterScalars else {
+        // The cluster's scalars with the new one, on the stack: a cluster
+        // the page has already is then found without allocating.
+        let base = cell.isCluster ? active.pages[page].clusters[cell.value] : nil
+        let count = base?.count ?? 1
+        guard count < Limits.clusterScalars else {
             counters.droppedCombiningMarks += 1
             return nil
         }
-        scalars.append(scalar)
         let compactions = active.compactionCount
-        guard let id = active.clusterID(for: scalars, page: page) else {
+        let found = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count + 1) { buffer in
+            if let base {
+                for index in 0..<count { buffer[index] = base[index] }
+            } else {
+                buffer[0] = cell.value
+            }
+            buffer[count] = scalar
+            return active.clusterID(for: UnsafeBufferPointer(buffer), page: page)
+        }
+        guard let id = found else {
             counters.droppedCombiningMarks += 1
             return nil
         }

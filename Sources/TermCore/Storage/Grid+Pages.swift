@@ -52,6 +52,12 @@ extension Grid {
 
     /// The id of the cluster of `scalars` in page `page`.
     mutating func clusterID(for scalars: [UInt32], page: Int) -> UInt32? {
+        scalars.withUnsafeBufferPointer { clusterID(for: $0, page: page) }
+    }
+
+    /// The id of the cluster of `scalars` in page `page`, from a buffer (a
+    /// cluster the page has is found without allocating).
+    mutating func clusterID(for scalars: UnsafeBufferPointer<UInt32>, page: Int) -> UInt32? {
         if let id = pages[page].clusters.id(for: scalars) { return id }
         compactClusters(page: page)
         return pages[page].clusters.id(for: scalars)

@@ -62,22 +62,13 @@ extension Grid {
 
 /// Heap sizes of the standard library's containers, as their layout makes
 /// them on 64-bit platforms: a header of two words plus the elements'
-/// capacity (arrays), or plus a bucket bitmap, keys and values (dictionaries).
+/// capacity (arrays), or the UTF-8 bytes of a string too long to be inline.
 enum HeapEstimate {
     /// The header of an array's or a dictionary's heap buffer.
     static let header = 32
 
     static func array<Element>(_ array: [Element], of _: Element.Type) -> Int {
         array.capacity == 0 ? 0 : header + array.capacity * MemoryLayout<Element>.stride
-    }
-
-    static func dictionary<Key, Value>(_ dictionary: [Key: Value]) -> Int {
-        guard dictionary.capacity > 0 else { return 0 }
-        // Buckets are the capacity rounded up to a power of two over the
-        // maximum load factor (3/4); one bit of bitmap each.
-        var buckets = 1
-        while buckets * 3 / 4 < dictionary.capacity { buckets <<= 1 }
-        return header + buckets / 8 + buckets * (MemoryLayout<Key>.stride + MemoryLayout<Value>.stride)
     }
 
     /// A string's heap buffer: none up to 15 UTF-8 bytes (stored inline).

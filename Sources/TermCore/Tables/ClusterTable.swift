@@ -5,7 +5,12 @@
 /// them; the same cluster printed many times is stored once.
 struct ClusterTable {
     private(set) var clusters: [[UInt32]] = []
-    private var ids: [[UInt32]: UInt32] = [:]
+    /// Open addressing over the clusters' hashes (``hash(_:)``): slots hold
+    /// an id + 1 (0 = empty) and are at most half full; none until the first
+    /// cluster. Looked up by a buffer of scalars, so that finding a cluster
+    /// the page has already allocates nothing (a `Dictionary` keyed by
+    /// arrays needed an array for every lookup, and hashed it with SipHash).
+    private var slots: [UInt32] = []
 
     var count: Int { clusters.count }
     /// A page keeps ``Limits/clustersPerPage`` clusters at most, each of at
@@ -17,28 +22,71 @@ struct ClusterTable {
     /// The scalars of cluster `id`, or nil when the table has no such id.
     func scalars(_ id: UInt32) -> [UInt32]? { Int(id) < clusters.count ? clusters[Int(id)] : nil }
 
+    /// FNV-1a over the scalars, folded: clusters are a few scalars long.
+    @inline(__always)
+    static func hash(_ scalars: UnsafeBufferPointer<UInt32>) -> Int {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for scalar in scalars { hash = (hash ^ UInt64(scalar)) &* 0x0000_0100_0000_01B3 }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+    }
+
     /// The id of `scalars`, adding it if new; nil when the table is full.
     mutating func id(for scalars: [UInt32]) -> UInt32? {
-        if let id = ids[scalars] { return id }
+        scalars.withUnsafeBufferPointer { id(for: $0) }
+    }
+
+    /// The id of `scalars`, adding it if new (the only allocation: the new
+    /// cluster's array); nil when the table is full.
+    mutating func id(for scalars: UnsafeBufferPointer<UInt32>) -> UInt32? {
+        let hash = Self.hash(scalars)
+        if !slots.isEmpty {
+            let mask = slots.count - 1
+            var slot = hash & mask
+            while slots[slot] != 0 {
+                let id = slots[slot] - 1
+                if clusters[Int(id)].elementsEqual(scalars) { return id }
+                slot = (slot + 1) & mask
+            }
+        }
         guard !isFull else { return nil }
         let id = UInt32(clusters.count)
-        clusters.append(scalars)
-        ids[scalars] = id
+        clusters.append(Array(scalars))
+        if clusters.count * 2 > slots.count {
+            rebuildIndex(capacity: max(16, slots.count * 2))
+        } else {
+            insertIntoIndex(id: id, hash: hash)
+        }
         return id
+    }
+
+    private mutating func insertIntoIndex(id: UInt32, hash: Int) {
+        let mask = slots.count - 1
+        var slot = hash & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = id + 1
+    }
+
+    /// Indexes every cluster again in `capacity` slots (a power of two).
+    private mutating func rebuildIndex(capacity: Int) {
+        slots = [UInt32](repeating: 0, count: capacity)
+        for id in clusters.indices {
+            let hash = clusters[id].withUnsafeBufferPointer { Self.hash($0) }
+            insertIntoIndex(id: UInt32(id), hash: hash)
+        }
     }
 
     /// Keeps only the clusters `isUsed` marks; returns the map old id → new id.
     mutating func compact(keeping isUsed: [Bool]) -> [UInt32] {
         var remap = [UInt32](repeating: 0, count: clusters.count)
         var kept: [[UInt32]] = []
-        var keptIDs: [[UInt32]: UInt32] = [:]
         for id in clusters.indices where isUsed[id] {
             remap[id] = UInt32(kept.count)
-            keptIDs[clusters[id]] = UInt32(kept.count)
             kept.append(clusters[id])
         }
         clusters = kept
-        ids = keptIDs
+        var capacity = 16
+        while clusters.count * 2 > capacity { capacity *= 2 }
+        rebuildIndex(capacity: capacity)
         return remap
     }
 }
@@ -90,10 +138,9 @@ struct ClusterExtensionCache {
 }
 
 extension ClusterTable {
-    /// The heap bytes the table holds: the clusters' scalars (each array
-    /// once: the index's keys share their storage) and the index.
+    /// The heap bytes the table holds: the clusters' scalars and the index.
     var heapBytes: Int {
-        var bytes = HeapEstimate.array(clusters, of: [UInt32].self) + HeapEstimate.dictionary(ids)
+        var bytes = HeapEstimate.array(clusters, of: [UInt32].self) + HeapEstimate.array(slots, of: UInt32.self)
         for cluster in clusters { bytes += HeapEstimate.array(cluster, of: UInt32.self) }
         return bytes
     }
