@@ -59,4 +59,63 @@ struct HyperlinkTests {
         #expect(t.cellAt(0, t.cursor.position.column).hyperlink?.uri == "https://e.example/69999")
         #expect(t.cellAt(0, t.cursor.position.column - 1).hyperlink?.uri == "https://e.example/69998")
     }
+    @Test func compactionKeepsTheLinksKeptWithTheirBytes() throws {
+        var table = HyperlinkTable()
+        let a = try #require(id(&table, Array("https://a.example".utf8)))
+        let b = try #require(id(&table, Array("https://b.example".utf8), Array("x".utf8)))
+        let c = try #require(id(&table, Array("https://c.example".utf8), Array("y".utf8)))
+        var used = [Bool](repeating: false, count: table.count)
+        used[Int(a)] = true
+        used[Int(c)] = true
+        let map = table.compact(keeping: used)
+        #expect(map[Int(b)] == 0)
+        #expect(table.count == 3)
+        #expect(table[map[Int(a)]] == Hyperlink(uri: "https://a.example"))
+        #expect(table[map[Int(c)]] == Hyperlink(uri: "https://c.example", id: "y"))
+        // Found again by their bytes under the new ids; the dropped one is new.
+        #expect(id(&table, Array("https://c.example".utf8), Array("y".utf8)) == map[Int(c)])
+        #expect(id(&table, Array("https://b.example".utf8), Array("x".utf8)) == 3)
+        let key = table.withKey(map[Int(c)]) { Array($0) }
+        let expected = Array("https://c.example".utf8).withUnsafeBufferPointer { uri in
+            Array("y".utf8).withUnsafeBufferPointer { HyperlinkTable.key(uri: uri, linkID: $0) }
+        }
+        #expect(key == expected)
+        #expect(key == [1, 0, 1, UInt8(ascii: "y")] + Array("https://c.example".utf8))
+    }
+
+    /// Links opened and closed line after line, the same few again and again
+    /// and new ones among them, over many pages (512 rows of 80 columns
+    /// each): every cell keeps its own link, and the pen reports the open one.
+    @Test func linksOpenedAndClosedOverManyPagesStayRight() {
+        let t = Terminal(columns: 80, rows: 4, scrollback: 3000)
+        var expected: [Hyperlink?] = []
+        var input = ""
+        for line in 0..<2500 {
+            let link: Hyperlink? =
+                switch line % 5 {
+                case 0: nil
+                case 1, 3: Hyperlink(uri: "https://gcc.gnu.org/onlinedocs/gcc/Warning-Options.html#\(line % 3)")
+                case 2: Hyperlink(uri: "file:///src/\(line).c", id: "f\(line)")
+                default: Hyperlink(uri: "https://e.example/", id: "x")
+                }
+            if let link {
+                input += "\(ESC)]8;\(link.id.map { "id=" + $0 } ?? "");\(link.uri)\(ESC)\\L\(ESC)]8;;\(ESC)\\."
+            } else {
+                input += "L."
+            }
+            input += "\r\n"
+            expected.append(link)
+        }
+        input += "\(ESC)]8;id=open;https://open.example/\(ESC)\\"
+        t.feed(input)
+        #expect(t.penHyperlink == Hyperlink(uri: "https://open.example/", id: "open"))
+        #expect(t.scrollbackCount == 2500 - 3)
+        var wrong = 0
+        for line in 0..<t.scrollbackCount {
+            let first = t.scrollbackCell(line: ScrollbackLine(line), column: 0)
+            let second = t.scrollbackCell(line: ScrollbackLine(line), column: 1)
+            if first.hyperlink != expected[line] || second.hyperlink != nil { wrong += 1 }
+        }
+        #expect(wrong == 0)
+    }
 }

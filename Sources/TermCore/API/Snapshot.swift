@@ -78,12 +78,12 @@ final class SnapshotRow: Sendable {
 final class SnapshotTables: Sendable {
     let styles: [Style]
     let clusters: [[UInt32]]
-    let links: [Hyperlink?]
+    let links: HyperlinkTable
 
     init(_ tables: PageTables) {
         styles = tables.styles.styles
         clusters = tables.clusters.clusters
-        links = tables.links.links
+        links = tables.links
     }
 }
 
@@ -124,7 +124,7 @@ public struct SnapshotLine: Sendable {
         }
         return CellContent(
             scalars: scalars, width: cell.width, style: cell.styleKey.style(in: tables.styles),
-            isProtected: cell.isProtected, hyperlink: tables.links[Int(cell.linkID)])
+            isProtected: cell.isProtected, hyperlink: tables.links[cell.linkID])
     }
 
     /// The row's text: a blank cell as a space, a wide character once,
@@ -159,7 +159,7 @@ public struct SnapshotLine: Sendable {
             runs.append(
                 StyleRun(
                     column: start, width: end - start, text: text.string, style: styleKey.style(in: tables.styles),
-                    hyperlink: tables.links[Int(linkID)]))
+                    hyperlink: tables.links[linkID]))
             start = end
         }
         return runs

@@ -238,8 +238,7 @@ extension TerminalState {
             counters.droppedHyperlinkIDs += 1
             linkID = nil
         }
-        // Held by its bytes: each page the pen writes in interns it.
-        setPenTarget(HyperlinkTable.key(uri: uri, linkID: linkID))
+        setPenLink(uri: uri, linkID: linkID)
     }
 
     // MARK: Clipboard

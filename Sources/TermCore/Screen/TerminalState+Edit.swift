@@ -118,9 +118,10 @@ extension TerminalState {
         keepProtected: Bool = false
     ) {
         guard start < end else { return }
-        let erased = eraseCell(row: rowIndex)
-        let writtenBlank = writtenBlank(row: rowIndex)
-        let row = active.row(rowIndex)
+        let (row, _, page) = active.rowAndFlags(rowIndex)
+        let key = eraseKey(page: page)
+        let erased = Cell.blank(style: key)
+        let writtenBlank = Cell.writtenBlank(style: key)
         var first = start
         var last = end
         if row[first].width == .wideTail && first > 0 { first -= 1 }

@@ -107,6 +107,9 @@ struct TerminalState {
     /// The OSC 8 link printed characters get, by its bytes
     /// (``HyperlinkTable/key(uri:linkID:)``), or nil for none.
     var penTarget: [UInt8]?
+    /// The buffer of the last link the pen held, kept for the next one
+    /// (`setPenLink(uri:linkID:)`): links then cost no allocation.
+    var retiredPenTarget: [UInt8] = []
     /// The id of `penTarget` in the bound page (0 = none).
     var penLink: UInt16 = 0 { didSet { penCellBits = Cell(content: 0, style: penKey, linkID: penLink).bits } }
     /// A cell of the pen's style and link with no content, as a word: a
@@ -190,9 +193,16 @@ struct TerminalState {
     /// on first use after a background change: colour-heavy output changes
     /// the background far more often than it erases, and each interned style
     /// costs memory. Binds the pen to the page.
+    @inline(__always)
     mutating func eraseKey(page: Int) -> StyleKey {
         bindPen(toPage: page)
         if let key = cachedEraseKey { return key }
+        return internEraseKey(page: page)
+    }
+
+    /// `eraseKey(page:)` when the key is not cached: the pen is bound there.
+    @inline(never)
+    mutating func internEraseKey(page: Int) -> StyleKey {
         let compactions = active.compactionCount
         let key = active.styleKey(for: pen.erased, page: page)
         if active.compactionCount != compactions {

@@ -21,7 +21,7 @@ extension Grid {
 
     /// The page screen row `row` is stored in.
     @inline(__always)
-    func page(ofScreenRow row: Int) -> Int { page(ofSlot: slotAndGeneration(row).slot) }
+    func page(ofScreenRow row: Int) -> Int { page(ofSlot: screenSlot(row)) }
 
     /// The page scrollback line `line` is stored in.
     func page(ofHistoryLine line: ScrollbackLine) -> Int { page(ofSlot: historySlot(line)) }
@@ -44,10 +44,24 @@ extension Grid {
 
     /// The id of the link made from `key` (``HyperlinkTable/storedKey(_:)``)
     /// in page `page`.
-    mutating func linkID(storedKey key: [UInt8], page: Int) -> UInt16 {
+    /// The id of the link to `uri` with the `id=` parameter `linkID` in page
+    /// `page`, from the bytes of the OSC 8 command (a link the page has is
+    /// found without allocating); 0 only when a compaction leaves no room.
+    mutating func linkID(uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?, page: Int) -> UInt16 {
+        if let id = pages[page].links.id(uri: uri, linkID: linkID) { return id }
+        compactLinks(page: page)
+        return pages[page].links.id(uri: uri, linkID: linkID) ?? 0
+    }
+
+    mutating func linkID(storedKey key: UnsafeBufferPointer<UInt8>, page: Int) -> UInt16 {
         if let id = pages[page].links.id(storedKey: key) { return id }
         compactLinks(page: page)
         return pages[page].links.id(storedKey: key) ?? 0
+    }
+
+    /// `linkID(storedKey:page:)` for a key held as an array (the pen's).
+    mutating func linkID(storedKey key: [UInt8], page: Int) -> UInt16 {
+        key.withUnsafeBufferPointer { linkID(storedKey: $0, page: page) }
     }
 
     /// The id of the cluster of `scalars` in page `page`.
@@ -106,7 +120,7 @@ extension Grid {
             copy.styleKey = styleKey(for: source.style(of: cell), page: page)
         }
         if cell.linkID != 0 {
-            copy.linkID = linkID(storedKey: source.links.storedKey(cell.linkID), page: page)
+            copy.linkID = source.links.withKey(cell.linkID) { linkID(storedKey: $0, page: page) }
         }
         if cell.isCluster {
             if let id = clusterID(for: source.clusters[cell.value], page: page) {

@@ -290,10 +290,16 @@ struct Grid {
         return UnsafePointer(storage.cells + slot &* columns)
     }
 
+    /// The slot behind screen row `row`.
+    @inline(__always)
+    func screenSlot(_ row: Int) -> Int {
+        assert(row >= 0 && row < rows, "screen row \(row) of \(rows)")
+        return slot(atPosition: zero &+ historyCount &+ row)
+    }
+
     /// The slot behind screen row `row` and its change stamp.
     func slotAndGeneration(_ row: Int) -> (slot: Int, generation: UInt32) {
-        assert(row >= 0 && row < rows, "screen row \(row) of \(rows)")
-        let slot = slot(atPosition: zero + historyCount + row)
+        let slot = screenSlot(row)
         return (slot, storage.generations[slot])
     }
 

@@ -14,6 +14,10 @@ public struct Hyperlink: Hashable, Sendable {
 /// Looked up by the bytes of the OSC 8 command, so a link seen before costs
 /// a hash and a comparison and no allocation: compilers and agents print the
 /// same few links over and over, and steady-state printing allocates nothing.
+/// The bytes of every link are kept end to end in one buffer, so a new link
+/// costs no allocation of its own either (output that makes a link per line
+/// made three before: its URI, its id and its key); a ``Hyperlink`` is made
+/// from them when one is read.
 struct HyperlinkTable {
     /// The length in bytes of `bytes` as stored: decoded as UTF-8 with each
     /// invalid sequence replaced by U+FFFD. Valid UTF-8 (every real link) is
@@ -23,16 +27,45 @@ struct HyperlinkTable {
         return String(decoding: bytes, as: UTF8.self).utf8.count
     }
 
-    private(set) var links: [Hyperlink?] = [nil]
-    /// The bytes each link was made from (its `id` parameter, then the URI,
-    /// as `key(uri:id:)` lays them out) and their hash, parallel to `links`.
-    private var keys: [[UInt8]] = [[]]
-    private var hashes: [UInt64] = [0]
+    /// Where a link's key lies in `bytes`, and its hash.
+    struct Entry {
+        var start: UInt32
+        var count: UInt32
+        var hash: UInt64
+    }
+
+    /// The keys of the links (``key(uri:linkID:)``'s layout), end to end.
+    private var bytes: [UInt8] = []
+    /// Each link's key and hash; entry 0 is "no link".
+    private var entries = [Entry(start: 0, count: 0, hash: 0)]
     /// Open addressing: slots hold a link id (0 = empty); at most half full.
     private var slots = [UInt16](repeating: 0, count: 64)
 
-    var count: Int { links.count }
-    subscript(id: UInt16) -> Hyperlink? { links[Int(id)] }
+    var count: Int { entries.count }
+
+    /// The link `id` names; nil for 0.
+    subscript(id: UInt16) -> Hyperlink? {
+        guard id != 0 else { return nil }
+        return withKey(id) { key in
+            let idCount = Int(key[1]) << 8 | Int(key[2])
+            let uri = String(decoding: UnsafeBufferPointer(rebasing: key[(3 + idCount)...]), as: UTF8.self)
+            guard key[0] == 1 else { return Hyperlink(uri: uri) }
+            return Hyperlink(
+                uri: uri, id: String(decoding: UnsafeBufferPointer(rebasing: key[3..<(3 + idCount)]), as: UTF8.self))
+        }
+    }
+
+    /// Calls `body` with the bytes link `id` was made from (``key(uri:linkID:)``'s
+    /// layout), to intern it in another page's table without a copy.
+    func withKey<Result>(_ id: UInt16, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        let entry = entries[Int(id)]
+        return try bytes.withUnsafeBufferPointer { all in
+            try body(UnsafeBufferPointer(rebasing: all[Int(entry.start)..<Int(entry.start + entry.count)]))
+        }
+    }
+
+    /// The bytes link `id` was made from, as an array of their own.
+    func storedKey(_ id: UInt16) -> [UInt8] { withKey(id) { Array($0) } }
 
     /// The id of the link to `uri` with the `id=` parameter `linkID` (nil when
     /// absent), adding it if new; nil when the table is full (it holds
@@ -41,21 +74,25 @@ struct HyperlinkTable {
         let hash = Self.hash(uri: uri, linkID: linkID)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] != 0 {
-            let candidate = Int(slots[slot])
-            if hashes[candidate] == hash && Self.key(keys[candidate], matches: uri, linkID) {
-                return UInt16(candidate)
+        let found: Int? = bytes.withUnsafeBufferPointer { all in
+            while slots[slot] != 0 {
+                let candidate = Int(slots[slot])
+                let entry = entries[candidate]
+                if entry.hash == hash {
+                    let key = UnsafeBufferPointer(rebasing: all[Int(entry.start)..<Int(entry.start + entry.count)])
+                    if Self.key(key, matches: uri, linkID) { return candidate }
+                }
+                slot = (slot + 1) & mask
             }
-            slot = (slot + 1) & mask
+            return nil
         }
-        guard links.count < Limits.linksPerPage else { return nil }
-        let newID = links.count
-        links.append(
-            Hyperlink(
-                uri: String(decoding: uri, as: UTF8.self), id: linkID.map { String(decoding: $0, as: UTF8.self) }))
-        keys.append(Self.key(uri: uri, linkID: linkID))
-        hashes.append(hash)
-        if links.count * 2 > slots.count {
+        if let found { return UInt16(found) }
+        guard entries.count < Limits.linksPerPage else { return nil }
+        let newID = entries.count
+        let start = bytes.count
+        Self.appendKey(uri: uri, linkID: linkID, to: &bytes)
+        entries.append(Entry(start: UInt32(start), count: UInt32(bytes.count - start), hash: hash))
+        if entries.count * 2 > slots.count {
             rebuildIndex(capacity: slots.count * 2)
         } else {
             slots[slot] = UInt16(newID)
@@ -63,20 +100,19 @@ struct HyperlinkTable {
         return UInt16(newID)
     }
 
-    /// The bytes link `id` was made from (``key(uri:id:)``'s layout), for
-    /// interning it in another page's table.
-    func storedKey(_ id: UInt16) -> [UInt8] { keys[Int(id)] }
-
-    /// The id of the link whose bytes are `key` (from ``storedKey(_:)``),
+    /// The id of the link whose bytes are `key` (from ``withKey(_:_:)``),
     /// adding it if new; nil when the table is full.
-    mutating func id(storedKey key: [UInt8]) -> UInt16? {
+    mutating func id(storedKey key: UnsafeBufferPointer<UInt8>) -> UInt16? {
         let hasID = key[0] == 1
         let idCount = Int(key[1]) << 8 | Int(key[2])
-        return key.withUnsafeBufferPointer { bytes in
-            let uri = UnsafeBufferPointer(rebasing: bytes[(3 + idCount)...])
-            let linkID = hasID ? UnsafeBufferPointer(rebasing: bytes[3..<(3 + idCount)]) : nil
-            return id(uri: uri, linkID: linkID)
-        }
+        let uri = UnsafeBufferPointer(rebasing: key[(3 + idCount)...])
+        let linkID = hasID ? UnsafeBufferPointer(rebasing: key[3..<(3 + idCount)]) : nil
+        return id(uri: uri, linkID: linkID)
+    }
+
+    /// `id(storedKey:)` for a key held as an array (the pen's).
+    mutating func id(storedKey key: [UInt8]) -> UInt16? {
+        key.withUnsafeBufferPointer { id(storedKey: $0) }
     }
 
     /// A link's key: a marker byte for the presence of an id (0 or 1), the
@@ -84,32 +120,38 @@ struct HyperlinkTable {
     /// - Precondition: the id is at most ``Limits/hyperlinkIDBytes`` long, so
     ///   its length fits the two bytes.
     static func key(uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?) -> [UInt8] {
-        precondition(
-            linkID.map(storedLength) ?? 0 <= Limits.hyperlinkIDBytes,
-            "OSC 8 ids over \(Limits.hyperlinkIDBytes) bytes are dropped before this")
         var key: [UInt8] = []
         key.reserveCapacity(3 + (linkID?.count ?? 0) + uri.count)
-        let idBytes = linkID ?? UnsafeBufferPointer(start: nil, count: 0)
-        key.append(linkID == nil ? 0 : 1)
-        key.append(UInt8(truncatingIfNeeded: idBytes.count >> 8))
-        key.append(UInt8(truncatingIfNeeded: idBytes.count))
-        key.append(contentsOf: idBytes)
-        key.append(contentsOf: uri)
+        appendKey(uri: uri, linkID: linkID, to: &key)
         return key
     }
 
+    /// Appends the key of `uri` and `linkID` (``key(uri:linkID:)``) to `buffer`.
+    static func appendKey(
+        uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?, to buffer: inout [UInt8]
+    ) {
+        precondition(
+            linkID.map(storedLength) ?? 0 <= Limits.hyperlinkIDBytes,
+            "OSC 8 ids over \(Limits.hyperlinkIDBytes) bytes are dropped before this")
+        let idBytes = linkID ?? UnsafeBufferPointer(start: nil, count: 0)
+        buffer.append(linkID == nil ? 0 : 1)
+        buffer.append(UInt8(truncatingIfNeeded: idBytes.count >> 8))
+        buffer.append(UInt8(truncatingIfNeeded: idBytes.count))
+        buffer.append(contentsOf: idBytes)
+        buffer.append(contentsOf: uri)
+    }
+
     /// True when `key` was made from `uri` and `linkID`.
-    static func key(_ key: [UInt8], matches uri: UnsafeBufferPointer<UInt8>, _ linkID: UnsafeBufferPointer<UInt8>?)
-        -> Bool
-    {
+    static func key(
+        _ key: UnsafeBufferPointer<UInt8>, matches uri: UnsafeBufferPointer<UInt8>,
+        _ linkID: UnsafeBufferPointer<UInt8>?
+    ) -> Bool {
         let idCount = linkID?.count ?? 0
         guard key.count == 3 + idCount + uri.count, key[0] == (linkID == nil ? 0 : 1),
             Int(key[1]) << 8 | Int(key[2]) == idCount
         else { return false }
-        return key.withUnsafeBufferPointer { stored in
-            if let linkID, !stored[3..<(3 + idCount)].elementsEqual(linkID) { return false }
-            return stored[(3 + idCount)...].elementsEqual(uri)
-        }
+        if let linkID, !key[3..<(3 + idCount)].elementsEqual(linkID) { return false }
+        return key[(3 + idCount)...].elementsEqual(uri)
     }
 
     /// FNV-1a over the id (or a marker for none) and the URI.
@@ -129,45 +171,39 @@ struct HyperlinkTable {
     private mutating func rebuildIndex(capacity: Int) {
         slots = [UInt16](repeating: 0, count: capacity)
         let mask = capacity - 1
-        for id in 1..<links.count {
-            var slot = Int(truncatingIfNeeded: hashes[id]) & mask
+        for id in 1..<entries.count {
+            var slot = Int(truncatingIfNeeded: entries[id].hash) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = UInt16(id)
         }
     }
 
+    /// Keeps the links `isUsed` marks, renumbered in their order; returns
+    /// each old id's new one (0 for a link dropped).
     mutating func compact(keeping isUsed: [Bool]) -> [UInt16] {
-        var remap = [UInt16](repeating: 0, count: links.count)
-        var keptLinks: [Hyperlink?] = [nil]
-        var keptKeys: [[UInt8]] = [[]]
-        var keptHashes: [UInt64] = [0]
-        for id in 1..<links.count where isUsed[id] {
-            remap[id] = UInt16(keptLinks.count)
-            keptLinks.append(links[id])
-            keptKeys.append(keys[id])
-            keptHashes.append(hashes[id])
+        var remap = [UInt16](repeating: 0, count: entries.count)
+        var keptBytes: [UInt8] = []
+        var keptEntries = [Entry(start: 0, count: 0, hash: 0)]
+        for id in 1..<entries.count where isUsed[id] {
+            remap[id] = UInt16(keptEntries.count)
+            let entry = entries[id]
+            keptEntries.append(Entry(start: UInt32(keptBytes.count), count: entry.count, hash: entry.hash))
+            keptBytes.append(contentsOf: bytes[Int(entry.start)..<Int(entry.start + entry.count)])
         }
-        links = keptLinks
-        keys = keptKeys
-        hashes = keptHashes
+        bytes = keptBytes
+        entries = keptEntries
         var capacity = 64
-        while capacity < links.count * 2 { capacity *= 2 }
+        while capacity < entries.count * 2 { capacity *= 2 }
         rebuildIndex(capacity: capacity)
         return remap
     }
 }
 
 extension HyperlinkTable {
-    /// The heap bytes the table holds: the links with their strings, the
-    /// bytes each was made from, the hashes and the index, by capacity.
+    /// The heap bytes the table holds: the links' bytes, the entries and the
+    /// index, by capacity.
     var heapBytes: Int {
-        var bytes = HeapEstimate.array(links, of: Hyperlink?.self) + HeapEstimate.array(keys, of: [UInt8].self)
-        bytes += HeapEstimate.array(hashes, of: UInt64.self) + HeapEstimate.array(slots, of: UInt16.self)
-        for link in links {
-            guard let link else { continue }
-            bytes += HeapEstimate.string(link.uri) + (link.id.map(HeapEstimate.string) ?? 0)
-        }
-        for key in keys { bytes += HeapEstimate.array(key, of: UInt8.self) }
-        return bytes
+        HeapEstimate.array(bytes, of: UInt8.self) + HeapEstimate.array(entries, of: Entry.self)
+            + HeapEstimate.array(slots, of: UInt16.self)
     }
 }

@@ -78,10 +78,45 @@ extension TerminalState {
 }
 
 extension TerminalState {
+    /// Makes the link to `uri` with the `id=` parameter `linkID` the pen's
+    /// link, interned at once in the page the pen is bound to (the cursor
+    /// row's when it is bound to none). The pen then holds the bytes that
+    /// page's table keeps: a link the page has (compilers and agents print
+    /// the same few over and over) costs a lookup and no allocation, and each
+    /// other page the pen writes in interns it from those bytes.
+    mutating func setPenLink(uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?) {
+        if boundPage < 0 || active.compactionCount != boundCompactions { bindPen(toRow: cursor.row) }
+        let compactions = active.compactionCount
+        let id = active.linkID(uri: uri, linkID: linkID, page: boundPage)
+        guard id != 0 else {
+            // No room even after compacting (never with a page's capacity):
+            // the pen keeps the bytes, and the next binding tries again.
+            setPenTarget(HyperlinkTable.key(uri: uri, linkID: linkID))
+            return
+        }
+        let compacted = active.compactionCount != compactions
+        if penLink == id && penTarget != nil && !compacted { return }  // the link it has
+        // The pen's bytes are copied into the buffer it held before, so that
+        // a new link costs no allocation.
+        var target = penTarget ?? retiredPenTarget
+        penTarget = nil
+        retiredPenTarget = []
+        target.removeAll(keepingCapacity: true)
+        active.pages[boundPage].links.withKey(id) { target.append(contentsOf: $0) }
+        penTarget = target
+        penLink = id
+        if compacted {
+            // Compacting the links renumbered the page's ids: every binding
+            // is taken again at the next write.
+            boundCompactions = -1
+        }
+    }
+
     /// Makes `target` (a link's bytes, or nil for none) the pen's link; its
     /// id in a page is taken when the pen is bound there next.
     mutating func setPenTarget(_ target: [UInt8]?) {
         guard target != penTarget else { return }
+        if target == nil, let old = penTarget { retiredPenTarget = old }
         penTarget = target
         if target == nil {
             penLink = 0
