@@ -20,7 +20,7 @@ struct PageTableTests {
             return (UnsafePointer(grid.historyRow(history)), grid.tables(ofHistoryLine: history))
         }
         let row = line - grid.historyCount
-        return (grid.readRow(row), grid.tables(ofScreenRow: row))
+        return (grid.readRow(ScreenRow(row)), grid.tables(ofScreenRow: ScreenRow(row)))
     }
 
     /// Feeds `count` cells printed one after the other, each made by `piece`,

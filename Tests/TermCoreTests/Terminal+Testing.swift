@@ -57,10 +57,11 @@ extension TerminalState {
         }
         for row in 0..<rows {
             grid.copyCells(
-                old.readRow(row), tables: old.tables(ofScreenRow: row), sourcePage: -1, to: grid.row(row),
-                page: grid.page(ofScreenRow: row), count: columns)
-            grid.setFlags(row, old.flags(row))
-            grid.setMark(row, old.mark(row))
+                old.readRow(ScreenRow(row)), tables: old.tables(ofScreenRow: ScreenRow(row)), sourcePage: -1,
+                to: grid.row(ScreenRow(row)),
+                page: grid.page(ofScreenRow: ScreenRow(row)), count: columns)
+            grid.setFlags(ScreenRow(row), old.flags(ScreenRow(row)))
+            grid.setMark(ScreenRow(row), old.mark(ScreenRow(row)))
         }
         if isAlternateScreen { inactive = grid } else { active = grid }
         gridEpoch &+= 1

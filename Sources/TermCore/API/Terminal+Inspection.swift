@@ -161,7 +161,8 @@ extension Terminal {
     public func screenLines(alternateScreen: Bool) -> [SnapshotLine] {
         let grid = alternateScreen == state.isAlternateScreen ? state.active : state.inactive
         var pageTables: [Int: SnapshotTables] = [:]
-        return (0..<rows).map { row in
+        return (0..<rows).map { index in
+            let row = ScreenRow(index)
             let page = grid.page(ofScreenRow: row)
             let tables = pageTables[page] ?? SnapshotTables(grid.pages[page])
             pageTables[page] = tables

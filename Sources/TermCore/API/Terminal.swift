@@ -278,7 +278,8 @@ public final class Terminal {
         }
         var screenRows: [SnapshotRow] = []
         screenRows.reserveCapacity(rows)
-        for row in 0..<rows {
+        for index in 0..<rows {
+            let row = ScreenRow(index)
             let (slot, generation) = state.active.slotAndGeneration(row)
             if let cached = cache[slot], cached.generation == generation {
                 screenRows.append(cached.row)
@@ -358,7 +359,7 @@ public final class Terminal {
     /// The working directory the shell reported (OSC 7), sanitized, or nil.
     public var workingDirectory: String? { state.workingDirectory }
     /// The OSC 133 mark of a screen row, if any.
-    public func semanticMark(row: Int) -> SemanticMark? { state.active.mark(row) }
+    public func semanticMark(row: Int) -> SemanticMark? { state.active.mark(ScreenRow(row)) }
     /// The OSC 133 mark of a scrollback line, if any.
     public func semanticMark(line: ScrollbackLine) -> SemanticMark? { state.primary.historyMark(line) }
     /// The window title (OSC 0/2) as received, or nil when none was set.
@@ -390,8 +391,8 @@ public final class Terminal {
     public func cell(at position: ScreenPosition) -> CellContent {
         precondition(position.row >= 0 && position.row < rows && position.column >= 0 && position.column < columns)
         return content(
-            of: state.active.readRow(position.row)[position.column],
-            tables: state.active.tables(ofScreenRow: position.row))
+            of: state.active.readRow(ScreenRow(position.row))[position.column],
+            tables: state.active.tables(ofScreenRow: ScreenRow(position.row)))
     }
 
     /// The cells of scrollback line `line`.
@@ -420,7 +421,8 @@ public final class Terminal {
     /// blank cell as a space, a wide character once, trailing spaces trimmed.
     public func screenLine(_ row: Int) -> String {
         precondition(row >= 0 && row < rows)
-        return text(of: state.active.readRow(row), tables: state.active.tables(ofScreenRow: row))
+        let screenRow = ScreenRow(row)
+        return text(of: state.active.readRow(screenRow), tables: state.active.tables(ofScreenRow: screenRow))
     }
 
     /// The text of scrollback line `line` (0 is the oldest), trimmed.
@@ -432,7 +434,7 @@ public final class Terminal {
 
     /// The size attribute of a screen row (DECSWL, DECDWL, DECDHL).
     public func lineSize(row: Int) -> LineSize {
-        let flags = state.active.flags(row)
+        let flags = state.active.flags(ScreenRow(row))
         if flags.contains(.doubleHeightTop) { return .doubleHeightTop }
         if flags.contains(.doubleHeightBottom) { return .doubleHeightBottom }
         if flags.contains(.doubleWidth) { return .doubleWidth }
@@ -440,7 +442,7 @@ public final class Terminal {
     }
 
     /// True when screen row `row` continues on the next row (soft wrap).
-    public func isWrapped(row: Int) -> Bool { state.active.flags(row).contains(.wrapped) }
+    public func isWrapped(row: Int) -> Bool { state.active.flags(ScreenRow(row)).contains(.wrapped) }
 
     /// True when scrollback line `line` continues on the next line (soft wrap).
     public func isWrapped(line: ScrollbackLine) -> Bool {

@@ -157,7 +157,7 @@ extension TerminalState {
     mutating func setColumnMode(wide: Bool) {
         guard modes.allowColumnSwitch else { return }
         resize(columns: wide ? 132 : 80, rows: rows)
-        for row in 0..<rows { active.clearRow(row, with: eraseFill) }
+        for row in 0..<rows { active.clearRow(ScreenRow(row), with: eraseFill) }
         scrollTop = 0
         scrollBottom = rows - 1
         marginLeft = 0
@@ -175,7 +175,7 @@ extension TerminalState {
         swap(&modes.kittyKeyboardFlags, &inactiveKittyFlags)  // kitty keeps flags per screen
         isAlternateScreen = toAlternate
         if toAlternate && clearAlternate {
-            for row in 0..<rows { active.clearRow(row, with: eraseFill) }
+            for row in 0..<rows { active.clearRow(ScreenRow(row), with: eraseFill) }
         }
     }
 
@@ -254,8 +254,8 @@ extension TerminalState {
         lastGraphic = nil
         // The special colours (OSC 5) return to their resource values.
         palette.specialColors = Palette.xterm.specialColors
-        for row in 0..<rows { active.clearRow(row, with: eraseFill) }
-        for row in 0..<rows { inactive.clearRow(row, with: eraseFill) }
+        for row in 0..<rows { active.clearRow(ScreenRow(row), with: eraseFill) }
+        for row in 0..<rows { inactive.clearRow(ScreenRow(row), with: eraseFill) }
         cursor = Cursor()
     }
 }

@@ -278,6 +278,6 @@ extension TerminalState {
         case "D": mark = .commandEnd(exitStatus: parts.count > 1 ? Int(parts[1]) : nil)
         default: return
         }
-        active.setMark(cursor.row, mark)
+        active.setMark(ScreenRow(cursor.row), mark)
     }
 }

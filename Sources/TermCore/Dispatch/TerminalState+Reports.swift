@@ -279,8 +279,8 @@ extension TerminalState {
         }
         var total = 0
         for row in area.top...area.bottom {
-            let cells = active.readRow(row)
-            let tables = active.tables(ofScreenRow: row)
+            let cells = active.readRow(ScreenRow(row))
+            let tables = active.tables(ofScreenRow: ScreenRow(row))
             var first = true
             for col in area.left...area.right {
                 let cell = cells[col]

@@ -57,7 +57,7 @@ extension Terminal {
                 primary.tables(ofHistoryLine: line)
             )
         }
-        let row = index - history
+        let row = ScreenRow(index - history)
         return (
             state.active.readRow(row), state.active.flags(row).contains(.wrapped), state.active.tables(ofScreenRow: row)
         )

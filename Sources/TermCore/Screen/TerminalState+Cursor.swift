@@ -74,13 +74,13 @@ extension TerminalState {
     /// row. Making a row double width drops the characters of its right
     /// half, which can no longer be shown (DEC STD 070).
     mutating func setLineSize(_ size: RowFlags) {
-        var flags = active.flags(cursor.row).subtracting(.doubleSize)
+        var flags = active.flags(ScreenRow(cursor.row)).subtracting(.doubleSize)
         flags.formUnion(size)
-        active.setFlags(cursor.row, flags)
+        active.setFlags(ScreenRow(cursor.row), flags)
         if !size.isEmpty {
             let half = max(1, columns / 2)
             let blank = eraseCell(row: cursor.row)
-            let cells = active.row(cursor.row)
+            let cells = active.row(ScreenRow(cursor.row))
             Grid.fill(cells + half, with: blank, count: columns - half)
             // A wide character the half cuts keeps its style as a blank, as
             // an overwritten half does (clearWideOverlap).
@@ -96,7 +96,11 @@ extension TerminalState {
         cursor.pendingWrap = false
         if cursor.row == scrollBottom {
             if scrollTop == 0 && scrollBottom == rows - 1 && !modes.leftRightMargins && !isAlternateScreen {
-                active.scrollWholeScreenUpOneLine(fill: eraseFill)  // the hot case: plain output scrolling
+                // The hot case: plain output scrolling. The fill is taken
+                // first: read in the call's arguments, it made the grid be
+                // copied for every line.
+                let fill = eraseFill
+                active.scrollWholeScreenUpOneLine(fill: fill)
             } else if cursorInHorizontalMargins {
                 scrollUp(1)  // outside the left/right margins nothing scrolls (xterm)
             }

@@ -35,7 +35,8 @@ extension TerminalState {
         let left = leftMargin
         let right = rightMargin
         if left == 0 && right == columns - 1 {
-            active.scrollUp(top: top, bottom: bottom, count: count, fill: eraseFill, intoHistory: intoHistory)
+            let fill = eraseFill  // taken first: see `lineFeed()`
+            active.scrollUp(top: top, bottom: bottom, count: count, fill: fill, intoHistory: intoHistory)
             return
         }
         let count = min(count, bottom - top + 1)
@@ -46,7 +47,7 @@ extension TerminalState {
                 copyCells(fromRow: row + count, toRow: row, column: left, count: width)
             } else {
                 let blank = eraseCell(row: row)
-                Grid.fill(active.row(row) + left, with: blank, count: width)
+                Grid.fill(active.row(ScreenRow(row)) + left, with: blank, count: width)
             }
             repairWideEdges(row: row, left: left, right: right)
         }
@@ -56,7 +57,8 @@ extension TerminalState {
         let left = leftMargin
         let right = rightMargin
         if left == 0 && right == columns - 1 {
-            active.scrollDown(top: top, bottom: bottom, count: count, fill: eraseFill)
+            let fill = eraseFill  // taken first: see `lineFeed()`
+            active.scrollDown(top: top, bottom: bottom, count: count, fill: fill)
             return
         }
         let count = min(count, bottom - top + 1)
@@ -67,7 +69,7 @@ extension TerminalState {
                 copyCells(fromRow: row - count, toRow: row, column: left, count: width)
             } else {
                 let blank = eraseCell(row: row)
-                Grid.fill(active.row(row) + left, with: blank, count: width)
+                Grid.fill(active.row(ScreenRow(row)) + left, with: blank, count: width)
             }
             repairWideEdges(row: row, left: left, right: right)
         }
@@ -76,7 +78,8 @@ extension TerminalState {
     /// Copies `count` cells from column `column` of active screen row
     /// `source` to the same columns of row `target`, their ids made those of
     /// the target row's page.
-    mutating func copyCells(fromRow source: Int, toRow target: Int, column: Int, count: Int) {
+    mutating func copyCells(fromRow sourceRow: Int, toRow targetRow: Int, column: Int, count: Int) {
+        let (source, target) = (ScreenRow(sourceRow), ScreenRow(targetRow))
         let sourcePage = active.page(ofScreenRow: source)
         let tables = active.pages[sourcePage]
         let page = active.page(ofScreenRow: target)
@@ -88,7 +91,7 @@ extension TerminalState {
     /// After cells moved between columns `left` and `right`, a wide character
     /// cut by either edge is blanked, both halves.
     mutating func repairWideEdges(row rowIndex: Int, left: Int, right: Int) {
-        let row = active.row(rowIndex)
+        let row = active.row(ScreenRow(rowIndex))
         if row[left].width == .wideTail {
             row[left] = Cell.blank(style: row[left].styleKey)
         }
@@ -118,7 +121,7 @@ extension TerminalState {
         keepProtected: Bool = false
     ) {
         guard start < end else { return }
-        let (row, _, page) = active.rowAndFlags(rowIndex)
+        let (row, _, page) = active.rowAndFlags(ScreenRow(rowIndex))
         let key = eraseKey(page: page)
         let erased = Cell.blank(style: key)
         let writtenBlank = Cell.writtenBlank(style: key)
@@ -137,7 +140,7 @@ extension TerminalState {
         } else {
             Grid.fill(row + first, with: blank, count: last - first)
         }
-        if end == columns { active.setFlags(rowIndex, active.flags(rowIndex).subtracting(.wrapped)) }
+        if end == columns { active.removeFlags(.wrapped, from: ScreenRow(rowIndex)) }
     }
 
     /// ED / DECSED: 0 below (from the cursor), 1 above (to the cursor), 2 all,
@@ -202,7 +205,7 @@ extension TerminalState {
     /// lost.
     mutating func insertCells(row rowIndex: Int, at col: Int, count: Int, right: Int) {
         let blank = writtenBlank(row: rowIndex)
-        let row = active.row(rowIndex)
+        let row = active.row(ScreenRow(rowIndex))
         let count = min(count, right - col + 1)
         guard count > 0 else { return }
         if row[col].width == .wideTail && col > 0 {
@@ -219,14 +222,14 @@ extension TerminalState {
         }
         if keep > 0 { (row + col + count).update(from: row + col, count: keep) }
         Grid.fill(row + col, with: blank, count: count)
-        active.setFlags(rowIndex, active.flags(rowIndex).subtracting(.wrapped))
+        active.removeFlags(.wrapped, from: ScreenRow(rowIndex))
     }
 
     /// Deletes `count` cells at `col` of a row, shifting the cells up to
     /// `right` left and blanking those that enter at `right`.
     mutating func deleteCells(row rowIndex: Int, at col: Int, count: Int, right: Int) {
         let blank = eraseCell(row: rowIndex)
-        let row = active.row(rowIndex)
+        let row = active.row(ScreenRow(rowIndex))
         let count = min(count, right - col + 1)
         guard count > 0 else { return }
         if row[col].width == .wideTail && col > 0 {
@@ -242,7 +245,7 @@ extension TerminalState {
         }
         if keep > 0 { (row + col).update(from: row + col + count, count: keep) }
         Grid.fill(row + col + keep, with: blank, count: count)
-        active.setFlags(rowIndex, active.flags(rowIndex).subtracting(.wrapped))
+        active.removeFlags(.wrapped, from: ScreenRow(rowIndex))
     }
 
     /// ICH, and IRM's insertion before printing: up to the right margin when
@@ -321,7 +324,7 @@ extension TerminalState {
     /// cursor (DEC STD 070, screen alignment).
     mutating func screenAlignment() {
         let filled = Cell(scalar: UInt32(UInt8(ascii: "E")), width: .narrow, style: .default)
-        for row in 0..<rows { active.clearRow(row, with: BlankFill(style: Style(), sharedCell: filled)) }
+        for row in 0..<rows { active.clearRow(ScreenRow(row), with: BlankFill(style: Style(), sharedCell: filled)) }
         scrollTop = 0
         scrollBottom = rows - 1
         marginLeft = 0
@@ -368,7 +371,7 @@ extension TerminalState {
             bindPen(toRow: row)
             var cell = Cell(content: content, style: penKey, linkID: 0)
             if protectedPen { cell.content |= Cell.protectedFlag }
-            Grid.fill(active.row(row) + area.left, with: cell, count: area.right - area.left + 1)
+            Grid.fill(active.row(ScreenRow(row)) + area.left, with: cell, count: area.right - area.left + 1)
         }
     }
 
@@ -397,17 +400,17 @@ extension TerminalState {
         var sources: [(page: Int, tables: PageTables)] = []
         sources.reserveCapacity(height)
         for row in 0..<height {
-            let cells = active.readRow(source.top + row)
+            let cells = active.readRow(ScreenRow(source.top + row))
             for col in 0..<width { copied.append(cells[source.left + col]) }
-            let page = active.page(ofScreenRow: source.top + row)
+            let page = active.page(ofScreenRow: ScreenRow(source.top + row))
             sources.append((page, active.pages[page]))
         }
         for row in 0..<height {
-            let page = active.page(ofScreenRow: top + row)
+            let page = active.page(ofScreenRow: ScreenRow(top + row))
             copied.withUnsafeBufferPointer { buffer in
                 active.copyCells(
                     buffer.baseAddress! + row * width, tables: sources[row].tables, sourcePage: sources[row].page,
-                    to: active.row(top + row) + left, page: page, count: width)
+                    to: active.row(ScreenRow(top + row)) + left, page: page, count: width)
             }
             repairWideEdges(row: top + row, left: left, right: left + width - 1)
         }

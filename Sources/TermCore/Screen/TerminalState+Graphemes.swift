@@ -13,7 +13,7 @@ extension TerminalState {
     /// in the last column used to join the cell left of it). ASCII never
     /// joins (the print paths store it directly).
     func continuesPreviousCluster(_ scalar: UInt32) -> Bool {
-        let row = active.row(cursor.row)
+        let row = active.row(ScreenRow(cursor.row))
         guard let col = Self.characterColumn(at: cursor.pendingWrap ? cursor.col : cursor.col - 1, in: row) else {
             return false
         }
@@ -26,7 +26,7 @@ extension TerminalState {
     /// Adds `scalar` to the cluster before the cursor, widening it to two
     /// cells (wrapping it whole when it no longer fits) or narrowing it to one.
     mutating func extendPreviousCluster(_ scalar: UInt32) {
-        let page = active.page(ofScreenRow: cursor.row)
+        let page = active.page(ofScreenRow: ScreenRow(cursor.row))
         guard let (row, col) = previousCharacterCell(),
             let id = clusterID(extending: row[col], with: scalar, page: page)
         else { return }

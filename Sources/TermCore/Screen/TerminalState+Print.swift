@@ -36,7 +36,7 @@ extension TerminalState {
             // scroll into another page, or intern the erase style and so
             // compact a page's table and renumber the pen.
             if cursor.pendingWrap { wrapToNextLine() }
-            let (row, flags, page) = active.rowAndFlags(cursor.row)
+            let (row, flags, page) = active.rowAndFlags(ScreenRow(cursor.row))
             bindPen(toPage: page)
             let edge = rightEdge(rowFlags: flags)
             // A cursor restored onto a row made double width since can lie
@@ -145,7 +145,7 @@ extension TerminalState {
     @inline(__always)
     mutating func printSingleASCII(_ byte: UInt8) -> Bool {
         guard !cursor.pendingWrap else { return false }
-        let (row, flags, page) = active.rowAndFlags(cursor.row)
+        let (row, flags, page) = active.rowAndFlags(ScreenRow(cursor.row))
         bindPen(toPage: page)
         let edge = rightEdge(rowFlags: flags)
         let col = cursor.col
@@ -265,7 +265,7 @@ extension TerminalState {
     ///   or protected pen.
     @inline(__always)
     mutating func printRowOfScalars(_ base: UnsafePointer<UInt32>, from start: Int, count: Int) -> Int {
-        let (row, flags, page) = active.rowAndFlags(cursor.row)
+        let (row, flags, page) = active.rowAndFlags(ScreenRow(cursor.row))
         bindPen(toPage: page)
         let edge = rightEdge(rowFlags: flags)
         let widths = widths
@@ -365,7 +365,7 @@ extension TerminalState {
     /// page of the row it lands on when that is another.
     mutating func printCharacter(_ content: UInt32, width: Int, clusterPage: Int? = nil) {
         let sourcePage =
-            content & Cell.clusterFlag != 0 ? clusterPage ?? active.page(ofScreenRow: cursor.row) : -1
+            content & Cell.clusterFlag != 0 ? clusterPage ?? active.page(ofScreenRow: ScreenRow(cursor.row)) : -1
         if cursor.pendingWrap { wrapToNextLine() }
         var edge = rightEdge
         if cursor.col > edge { cursor.col = edge }
@@ -374,8 +374,9 @@ extension TerminalState {
                 if modes.autowrap && edge > leftMargin {
                     // It does not fit: leave a spacer and wrap (xterm, Ghostty).
                     let spacer = Cell(
-                        scalar: 0, width: .wrapSpacer, style: eraseKey(page: active.page(ofScreenRow: cursor.row)))
-                    let row = active.row(cursor.row)
+                        scalar: 0, width: .wrapSpacer,
+                        style: eraseKey(page: active.page(ofScreenRow: ScreenRow(cursor.row))))
+                    let row = active.row(ScreenRow(cursor.row))
                     clearWideOverlap(row, from: cursor.col, count: 1)
                     row[cursor.col] = spacer
                     wrapToNextLine()
@@ -394,14 +395,15 @@ extension TerminalState {
         }
         if modes.insert { insertBlankCells(width) }
         var content = content
-        let page = active.page(ofScreenRow: cursor.row)
+        let page = active.page(ofScreenRow: ScreenRow(cursor.row))
         if sourcePage >= 0 && sourcePage != page {
             let scalars = active.pages[sourcePage].clusters[content & Cell.valueMask]
             content = active.clusterID(for: scalars, page: page).map { Cell.clusterFlag | $0 } ?? scalars[0]
         }
         bindPen(toPage: page)
         placeCharacter(
-            content, width: width, in: active.row(cursor.row), at: cursor.col, edge: edge, protected: protectedPen)
+            content, width: width, in: active.row(ScreenRow(cursor.row)), at: cursor.col, edge: edge,
+            protected: protectedPen)
     }
 
     /// Stores a character that fits at `col` of `row` (one cell, or two for a
@@ -465,7 +467,7 @@ extension TerminalState {
     /// double-width and double-height rows (DEC STD 070, DECDWL).
     @inline(__always)
     func lastColumn(row: Int) -> Int {
-        active.mayHoldDoubleSizeRows ? lastColumn(rowFlags: active.flags(row)) : columns - 1
+        active.mayHoldDoubleSizeRows ? lastColumn(rowFlags: active.flags(ScreenRow(row))) : columns - 1
     }
 
     @inline(__always)
@@ -476,7 +478,7 @@ extension TerminalState {
     /// Autowrap: mark the row as continued, then to the left margin of the
     /// next row, scrolling at the bottom margin.
     mutating func wrapToNextLine() {
-        active.setFlags(cursor.row, active.flags(cursor.row).union(.wrapped))
+        active.insertFlags(.wrapped, into: ScreenRow(cursor.row))
         cursor.col = leftMargin
         cursor.pendingWrap = false
         lineFeed()
@@ -505,7 +507,7 @@ extension TerminalState {
     /// the character before the cursor, as xterm does.
     mutating func attachToPreviousCell(_ scalar: UInt32) {
         guard let (row, col) = previousCharacterCell(),
-            let id = clusterID(extending: row[col], with: scalar, page: active.page(ofScreenRow: cursor.row))
+            let id = clusterID(extending: row[col], with: scalar, page: active.page(ofScreenRow: ScreenRow(cursor.row)))
         else { return }
         row[col].setCluster(id)
         lastGraphic = Self.graphic(row[col])
@@ -515,7 +517,7 @@ extension TerminalState {
     /// cell while a wrap is pending; the left half of a wide character), or
     /// nil, counted as a dropped mark, when there is none.
     mutating func previousCharacterCell() -> (row: UnsafeMutablePointer<Cell>, column: Int)? {
-        let row = active.row(cursor.row)
+        let row = active.row(ScreenRow(cursor.row))
         guard let col = Self.characterColumn(at: cursor.pendingWrap ? cursor.col : cursor.col - 1, in: row) else {
             counters.droppedCombiningMarks += 1  // nothing to combine with
             return nil
@@ -605,7 +607,8 @@ extension TerminalState {
             for _ in 0..<count { printCharacter(content, width: width) }
             return
         }
-        guard let scalars = active.tables(ofScreenRow: cursor.row).clusters.scalars(content & Cell.valueMask) else {
+        guard let scalars = active.tables(ofScreenRow: ScreenRow(cursor.row)).clusters.scalars(content & Cell.valueMask)
+        else {
             return
         }
         for _ in 0..<count {

@@ -29,9 +29,10 @@ extension TerminalState {
         let repeatedCluster = lastGraphic.flatMap { graphic in
             graphic.content & Cell.clusterFlag == 0
                 ? nil
-                : active.tables(ofScreenRow: cursor.row).clusters.scalars(graphic.content & Cell.valueMask).map {
-                    (scalars: $0, width: graphic.width)
-                }
+                : active.tables(ofScreenRow: ScreenRow(cursor.row)).clusters.scalars(graphic.content & Cell.valueMask)
+                    .map {
+                        (scalars: $0, width: graphic.width)
+                    }
         }
         let wasAlternate = isAlternateScreen
         if wasAlternate { swap(&active, &inactive) }  // primary is now `active`
@@ -313,10 +314,10 @@ extension TerminalState {
         }
         for row in 0..<newRows where screenStart + row < physical.count {
             let source = physical[screenStart + row]
-            let page = grid.page(ofScreenRow: row)
-            Self.copy(source, from: old, into: &grid, at: grid.row(row), page: page)
-            grid.setFlags(row, source.flags)
-            grid.setMark(row, source.mark)
+            let page = grid.page(ofScreenRow: ScreenRow(row))
+            Self.copy(source, from: old, into: &grid, at: grid.row(ScreenRow(row)), page: page)
+            grid.setFlags(ScreenRow(row), source.flags)
+            grid.setMark(ScreenRow(row), source.mark)
         }
         // Rows below the screen's last one go (as in xterm, which drops the
         // lines below the cursor); a row that continued on one of them now
@@ -325,10 +326,10 @@ extension TerminalState {
         if lastShown + 1 < physical.count && physical[lastShown].flags.contains(.wrapped) {
             var flags = physical[lastShown].flags
             flags.remove(.wrapped)
-            grid.setFlags(newRows - 1, flags)
+            grid.setFlags(ScreenRow(newRows - 1), flags)
             // A spacer kept the place of a wide character that went on the
             // next row: with no next row, the column is a plain blank.
-            let cells = grid.row(newRows - 1)
+            let cells = grid.row(ScreenRow(newRows - 1))
             if cells[newColumns - 1].width == .wrapSpacer { cells[newColumns - 1] = .empty }
         }
         cursor.row = min(max(0, newCursorRow - screenStart), newRows - 1)
@@ -354,7 +355,7 @@ extension TerminalState {
     /// cursor's row when that is lower. Blank rows below go first when rows
     /// shrink.
     private func lastKeptRow(cursor: Cursor) -> Int {
-        for row in stride(from: rows - 1, to: cursor.row, by: -1) where !isBlankRow(active.readRow(row)) {
+        for row in stride(from: rows - 1, to: cursor.row, by: -1) where !isBlankRow(active.readRow(ScreenRow(row))) {
             return row
         }
         return cursor.row
@@ -368,11 +369,11 @@ extension TerminalState {
         let shift = max(0, cursor.row - (newRows - 1))
         let width = min(columns, newColumns)
         for row in 0..<newRows where row + shift < rows {
-            let sourcePage = old.page(ofScreenRow: row + shift)
+            let sourcePage = old.page(ofScreenRow: ScreenRow(row + shift))
             let tables = old.pages[sourcePage]
-            let destination = grid.row(row)
-            let source = old.readRow(row + shift)
-            let page = grid.page(ofScreenRow: row)
+            let destination = grid.row(ScreenRow(row))
+            let source = old.readRow(ScreenRow(row + shift))
+            let page = grid.page(ofScreenRow: ScreenRow(row))
             for col in 0..<width {
                 destination[col] =
                     PageTables.namesEntries(source[col])

@@ -215,12 +215,14 @@ struct TerminalState {
     }
 
     /// A blank cell as erase leaves it in active screen row `row`.
-    mutating func eraseCell(row: Int) -> Cell { Cell.blank(style: eraseKey(page: active.page(ofScreenRow: row))) }
+    mutating func eraseCell(row: Int) -> Cell {
+        Cell.blank(style: eraseKey(page: active.page(ofScreenRow: ScreenRow(row))))
+    }
 
     /// A written blank (`Cell.writtenBlankFlag`) as an erase inside a line
     /// leaves it in active screen row `row`.
     mutating func writtenBlank(row: Int) -> Cell {
-        Cell.writtenBlank(style: eraseKey(page: active.page(ofScreenRow: row)))
+        Cell.writtenBlank(style: eraseKey(page: active.page(ofScreenRow: ScreenRow(row))))
     }
 
     /// The blank erases and scrolls leave, for operations on many rows (each

@@ -21,13 +21,13 @@ extension Grid {
 
     /// The page screen row `row` is stored in.
     @inline(__always)
-    func page(ofScreenRow row: Int) -> Int { page(ofSlot: screenSlot(row)) }
+    func page(ofScreenRow row: ScreenRow) -> Int { page(ofSlot: screenSlot(row)) }
 
     /// The page scrollback line `line` is stored in.
     func page(ofHistoryLine line: ScrollbackLine) -> Int { page(ofSlot: historySlot(line)) }
 
     /// The tables screen row `row`'s cells name.
-    func tables(ofScreenRow row: Int) -> PageTables { pages[page(ofScreenRow: row)] }
+    func tables(ofScreenRow row: ScreenRow) -> PageTables { pages[page(ofScreenRow: row)] }
 
     /// The tables scrollback line `line`'s cells name.
     func tables(ofHistoryLine line: ScrollbackLine) -> PageTables { pages[page(ofHistoryLine: line)] }

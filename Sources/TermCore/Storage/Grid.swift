@@ -262,9 +262,8 @@ struct Grid {
     /// The cells of screen row `row` (0 = top), `columns` long, for writing:
     /// the row is stamped as changed.
     @inline(__always)
-    func row(_ row: Int) -> UnsafeMutablePointer<Cell> {
-        assert(row >= 0 && row < rows, "screen row \(row) of \(rows)")
-        let slot = slot(atPosition: zero &+ historyCount &+ row)
+    func row(_ row: ScreenRow) -> UnsafeMutablePointer<Cell> {
+        let slot = screenSlot(row)
         assert(storage.staleFrom[slot] == columns, "screen rows are never stale")
         storage.generations[slot] = generation
         return storage.cells + slot &* columns
@@ -273,9 +272,8 @@ struct Grid {
     /// The cells of screen row `row` for writing (stamped as changed), its
     /// flags and its page, with one ring lookup: what printing needs per run.
     @inline(__always)
-    func rowAndFlags(_ row: Int) -> (cells: UnsafeMutablePointer<Cell>, flags: RowFlags, page: Int) {
-        assert(row >= 0 && row < rows, "screen row \(row) of \(rows)")
-        let slot = slot(atPosition: zero &+ historyCount &+ row)
+    func rowAndFlags(_ row: ScreenRow) -> (cells: UnsafeMutablePointer<Cell>, flags: RowFlags, page: Int) {
+        let slot = screenSlot(row)
         assert(storage.staleFrom[slot] == columns, "screen rows are never stale")
         storage.generations[slot] = generation
         return (storage.cells + slot &* columns, storage.flags[slot], slot &>> pageShift)
@@ -283,22 +281,21 @@ struct Grid {
 
     /// The cells of screen row `row`, for reading only.
     @inline(__always)
-    func readRow(_ row: Int) -> UnsafePointer<Cell> {
-        assert(row >= 0 && row < rows, "screen row \(row) of \(rows)")
-        let slot = slot(atPosition: zero &+ historyCount &+ row)
+    func readRow(_ row: ScreenRow) -> UnsafePointer<Cell> {
+        let slot = screenSlot(row)
         assert(storage.staleFrom[slot] == columns, "screen rows are never stale")
         return UnsafePointer(storage.cells + slot &* columns)
     }
 
     /// The slot behind screen row `row`.
     @inline(__always)
-    func screenSlot(_ row: Int) -> Int {
-        assert(row >= 0 && row < rows, "screen row \(row) of \(rows)")
-        return slot(atPosition: zero &+ historyCount &+ row)
+    func screenSlot(_ row: ScreenRow) -> Int {
+        assert(row.index >= 0 && row.index < rows, "screen row \(row.index) of \(rows)")
+        return slot(atPosition: zero &+ historyCount &+ row.index)
     }
 
     /// The slot behind screen row `row` and its change stamp.
-    func slotAndGeneration(_ row: Int) -> (slot: Int, generation: UInt32) {
+    func slotAndGeneration(_ row: ScreenRow) -> (slot: Int, generation: UInt32) {
         let slot = screenSlot(row)
         return (slot, storage.generations[slot])
     }
@@ -307,10 +304,10 @@ struct Grid {
     mutating func advanceGeneration() { generation &+= 1 }
 
     /// The OSC 133 mark of screen row `row`.
-    func mark(_ row: Int) -> SemanticMark? { storage.marks[slot(atPosition: zero + historyCount + row)] }
+    func mark(_ row: ScreenRow) -> SemanticMark? { storage.marks[screenSlot(row)] }
 
-    func setMark(_ row: Int, _ mark: SemanticMark?) {
-        let slot = slot(atPosition: zero + historyCount + row)
+    func setMark(_ row: ScreenRow, _ mark: SemanticMark?) {
+        let slot = screenSlot(row)
         storage.marks[slot] = mark
         storage.generations[slot] = generation
     }
@@ -329,14 +326,26 @@ struct Grid {
 
     /// The flags of screen row `row`.
     @inline(__always)
-    func flags(_ row: Int) -> RowFlags { storage.flags[slot(atPosition: zero + historyCount + row)] }
+    func flags(_ row: ScreenRow) -> RowFlags { storage.flags[screenSlot(row)] }
 
     @inline(__always)
-    mutating func setFlags(_ row: Int, _ flags: RowFlags) {
+    mutating func setFlags(_ row: ScreenRow, _ flags: RowFlags) {
         if !flags.isDisjoint(with: .doubleSize) { mayHoldDoubleSizeRows = true }
-        let slot = slot(atPosition: zero + historyCount + row)
+        let slot = screenSlot(row)
         storage.flags[slot] = flags
         storage.generations[slot] = generation
+    }
+
+    /// Removes `flags` from screen row `row`'s.
+    @inline(__always)
+    mutating func removeFlags(_ flags: RowFlags, from row: ScreenRow) {
+        setFlags(row, self.flags(row).subtracting(flags))
+    }
+
+    /// Adds `flags` to screen row `row`'s.
+    @inline(__always)
+    mutating func insertFlags(_ flags: RowFlags, into row: ScreenRow) {
+        setFlags(row, self.flags(row).union(flags))
     }
 
     /// The flags of scrollback line `line`.
@@ -344,9 +353,8 @@ struct Grid {
 
     /// Fills screen row `row` with `fill` and clears its flags.
     @inline(__always)
-    mutating func clearRow(_ row: Int, with fill: BlankFill) {
-        assert(row >= 0 && row < rows, "screen row \(row) of \(rows)")
-        let slot = slot(atPosition: zero + historyCount + row)
+    mutating func clearRow(_ row: ScreenRow, with fill: BlankFill) {
+        let slot = screenSlot(row)
         let cell = blank(fill, page: slot >> pageShift)
         Self.fill(storage.cells + slot * columns, with: cell, count: columns)
         storage.staleFrom[slot] = UInt16(truncatingIfNeeded: columns)
@@ -394,7 +402,7 @@ struct Grid {
             return
         }
         rotate(top: top, bottom: bottom, by: count)
-        for row in (bottom - count + 1)...bottom { clearRow(row, with: fill) }
+        for row in (bottom - count + 1)...bottom { clearRow(ScreenRow(row), with: fill) }
     }
 
     /// The common case of `scrollUp`: the whole screen up one line into the
@@ -402,7 +410,7 @@ struct Grid {
     @inline(__always)
     mutating func scrollWholeScreenUpOneLine(fill: BlankFill) {
         Self.pushTopLine(zero: &zero, historyCount: &historyCount, limit: scrollbackLimit, slotCount: storage.slotCount)
-        clearRow(rows - 1, with: fill)
+        clearRow(ScreenRow(rows - 1), with: fill)
     }
 
     /// The top row becomes the newest scrollback line, dropping the oldest
@@ -462,9 +470,12 @@ struct Grid {
         var fillIsEmpty = fill == .empty
         var cellBits = pen.cellBits
         // Ids change only in the calls that bind (a compaction there), which
-        // bind the page again: only the page is compared per line.
-        var boundPage = compactionCount == pen.compactions ? pen.page : -1
-        var fillPage = blankFill.sharedCell == nil ? -1 : Int.max
+        // bind the page again: only the page is compared per line, with
+        // `readyPage`, the page whose ids the pen and (once rows are
+        // recycled) the fill are, or -1.
+        let fillIsShared = blankFill.sharedCell != nil
+        var readyPage = compactionCount == pen.compactions ? pen.page : -1
+        var fillIsBound = fillIsShared
         let ring = storage.ring
         let slotCount = storage.slotCount
         let cells = storage.cells
@@ -485,16 +496,14 @@ struct Grid {
         while true {
             let slot = Int(ring[bottom])
             let page = slot &>> pageShift
-            if page != boundPage || (isRecycled && fillPage != page && fillPage != Int.max) {
-                let needsFill = isRecycled && fillPage != Int.max
+            if page != readyPage {
+                let needsFill = isRecycled && !fillIsShared
                 (cellBits, fill) = bind(pen, needsFill ? blankFill : nil, page: page)
-                boundPage = page
-                if needsFill {
-                    fillPage = page
-                    fillIsEmpty = fill == .empty
-                } else if fillPage != Int.max {
-                    fillPage = -1  // a fill made before may name renumbered ids
-                }
+                readyPage = page
+                // A fill made before may name another page's ids, or ids a
+                // compaction while binding renumbered.
+                fillIsBound = needsFill || fillIsShared
+                if needsFill { fillIsEmpty = fill == .empty }
             }
             let row = cells + slot &* columns
             guard let written = writeLine(row, isRecycled, cellBits) else {
@@ -507,6 +516,8 @@ struct Grid {
             if !isRecycled {
                 // A recycled row was stamped when it was reset, below.
                 generations[slot] = stamp
+                // The rows after the first are recycled: they need the fill.
+                if !fillIsBound { readyPage = -1 }
             } else if fillIsEmpty && lines >= deferFrom {
                 staleFrom[slot] = UInt16(truncatingIfNeeded: written)
             } else {
@@ -544,7 +555,7 @@ struct Grid {
         let count = min(count, height)
         guard count > 0 else { return }
         rotate(top: top, bottom: bottom, by: height - count)
-        for row in top..<(top + count) { clearRow(row, with: fill) }
+        for row in top..<(top + count) { clearRow(ScreenRow(row), with: fill) }
     }
 
     /// Rotates the ring entries of screen rows `top...bottom` left by `count`
@@ -554,7 +565,7 @@ struct Grid {
     /// entry once along the gcd(height, count) cycles of the rotation.
     /// (Three reversals, before, moved each entry twice through swaps: a
     /// fifth of less's time at 200×50, whose every line scrolls a 49-row region.)
-    private func rotate(top: Int, bottom: Int, by count: Int) {
+    private mutating func rotate(top: Int, bottom: Int, by count: Int) {
         let height = bottom - top + 1
         guard count > 0 && count < height else { return }
         // Locals: the stores below would otherwise make the compiler reload
@@ -630,7 +641,7 @@ struct Grid {
             let line = ScrollbackLine(index)
             return (UnsafePointer(historyRow(line)), historyFlags(line), historyMark(line), page(ofHistoryLine: line))
         }
-        let row = index - historyCount
+        let row = ScreenRow(index - historyCount)
         return (readRow(row), flags(row), mark(row), page(ofScreenRow: row))
     }
 

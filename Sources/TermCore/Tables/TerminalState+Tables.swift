@@ -10,7 +10,7 @@ extension TerminalState {
     /// active screen row `row`.
     @inline(__always)
     mutating func bindPen(toRow row: Int) {
-        bindPen(toPage: active.page(ofScreenRow: row))
+        bindPen(toPage: active.page(ofScreenRow: ScreenRow(row)))
     }
 
     /// `bindPen(toRow:)` when the row's page is at hand.
@@ -68,12 +68,12 @@ extension TerminalState {
     /// `row`, nil past the page's capacity (which a compaction makes room
     /// under, so only a full page of distinct live clusters reaches it).
     mutating func clusterID(for scalars: [UInt32], row: Int) -> UInt32? {
-        active.clusterID(for: scalars, page: active.page(ofScreenRow: row))
+        active.clusterID(for: scalars, page: active.page(ofScreenRow: ScreenRow(row)))
     }
 
     /// The scalars of cluster `id` of the page of active screen row `row`.
     func clusterScalars(_ id: UInt32, row: Int) -> [UInt32] {
-        active.tables(ofScreenRow: row).clusters[id]
+        active.tables(ofScreenRow: ScreenRow(row)).clusters[id]
     }
 }
 
