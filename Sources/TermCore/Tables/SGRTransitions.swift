@@ -58,16 +58,10 @@ struct SGRTransitions {
         return packed
     }
 
-    /// The slot of a transition. The epoch's page and screen bits are mixed
-    /// in: keys are ids local to a page, so the same parameters from the same
-    /// key in two pages are two transitions, and output that moves between
-    /// them (a screen spanning two pages) keeps both instead of each
-    /// replacing the other.
     @inline(__always)
-    private static func slot(_ parameters: UInt64, _ from: StyleKey, _ epoch: Int) -> Int {
+    private static func slot(_ parameters: UInt64, _ from: StyleKey) -> Int {
         // Fibonacci hashing of both words: the top byte is the slot.
-        let source = UInt64(from.rawValue) ^ UInt64(truncatingIfNeeded: epoch) &<< 32
-        let mixed = (parameters &* 0x9E37_79B9_7F4A_7C15) ^ source &* 0xC2B2_AE3D_27D4_EB4F
+        let mixed = (parameters &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(from.rawValue) &* 0xC2B2_AE3D_27D4_EB4F
         return Int(truncatingIfNeeded: mixed &>> 56)
     }
 
@@ -75,7 +69,7 @@ struct SGRTransitions {
     /// if that transition was stored in this epoch.
     @inline(__always)
     mutating func lookup(_ parameters: UInt64, from: StyleKey, epoch: Int) -> (style: Style, key: StyleKey)? {
-        let entry = entries[Self.slot(parameters, from, epoch)]
+        let entry = entries[Self.slot(parameters, from)]
         guard entry.parameters == parameters && entry.from == from && entry.epoch == epoch else {
             missesInARow &+= 1
             if missesInARow == Self.missesBeforePause {
@@ -90,7 +84,7 @@ struct SGRTransitions {
     }
 
     mutating func store(_ parameters: UInt64, from: StyleKey, epoch: Int, style: Style, key: StyleKey) {
-        entries[Self.slot(parameters, from, epoch)] = Entry(
+        entries[Self.slot(parameters, from)] = Entry(
             parameters: parameters, from: from, epoch: epoch, style: style, key: key)
     }
 }
