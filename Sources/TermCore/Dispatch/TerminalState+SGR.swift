@@ -38,7 +38,7 @@ extension TerminalState {
         // looked up, as its transitions would be another pen's. The keys are
         // ids of the page the pen is bound to, whichever it is (a print
         // binds it to its row's page); the cursor's row's when none is.
-        if boundPage < 0 || active.compactionCount != boundCompactions { bindPen(toRow: cursor.row) }
+        if active.penPage < 0 { bindPen(toRow: cursor.row) }
         let packed =
             colons == 0 && penKeyNamesPen && sgrTransitions.isActive()
             ? sequence.withParameterValues(SGRTransitions.pack) : nil

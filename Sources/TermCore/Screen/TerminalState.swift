@@ -62,12 +62,8 @@ struct TerminalState {
 
     var cursor = Cursor()
     var pen = Style()
-    /// The page of the active grid whose ids `penKey`, `penLink` and
-    /// `cachedEraseKey` are (-1: none yet), and the grid's compactions when
-    /// they were taken (TerminalState+Tables.swift, `bindPen(toRow:)`).
-    var boundPage = -1
-    var boundCompactions = 0
-    /// Style key of `pen` in the bound page.
+    /// Style key of `pen` in the page it is bound to, `active.penPage`
+    /// (TerminalState+Tables.swift, `bindPen(toRow:)`).
     var penKey = StyleKey.default { didSet { penCellBits = Cell(content: 0, style: penKey, linkID: penLink).bits } }
     /// Style key of the blank an erase leaves (`pen.erased`) in the bound
     /// page, or nil when the background or the page changed since it was

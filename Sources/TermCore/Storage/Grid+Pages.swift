@@ -175,6 +175,7 @@ extension Grid {
     private mutating func noteCompaction(page: Int) {
         pages[page].compactions += 1
         compactionCount &+= 1
+        penPage = -1  // the pen's ids may have been renumbered
     }
 
     /// Keeps only the styles the cells of page `page` name, renumbered:

@@ -192,6 +192,12 @@ struct Grid {
     var pages: [PageTables]
     /// Compactions of any page's tables so far, and of each kind of table.
     var compactionCount = 0
+    /// The page whose ids the terminal's pen names (its style, link and
+    /// erase keys), or -1: set by the terminal when it binds the pen
+    /// (`TerminalState.rebindPen(toPage:)`), cleared by every compaction,
+    /// which may renumber them. Kept here so that a write checks its binding
+    /// with one comparison.
+    var penPage = -1
     var styleCompactions = 0
     var linkCompactions = 0
     var clusterCompactions = 0
@@ -474,7 +480,7 @@ struct Grid {
         // `readyPage`, the page whose ids the pen and (once rows are
         // recycled) the fill are, or -1.
         let fillIsShared = blankFill.sharedCell != nil
-        var readyPage = compactionCount == pen.compactions ? pen.page : -1
+        var readyPage = penPage
         var fillIsBound = fillIsShared
         let ring = storage.ring
         let slotCount = storage.slotCount

@@ -40,13 +40,11 @@ struct PageTables {
 
 /// The pen as values, for a loop that binds it to each page it writes in
 /// (``Grid/writeLinesAtBottom(pen:scrollFill:_:)``): its style and its
-/// link's bytes, with the page it is bound to already, the grid's
-/// compactions then, and its cell word there.
+/// link's bytes, and its cell word in the page it is bound to already.
 struct PenValue {
     let style: Style
     let linkKey: [UInt8]?
-    let page: Int
-    let compactions: Int
+    /// The pen's cell word in the page it is bound to (`Grid.penPage`).
     let cellBits: UInt64
 }
 

@@ -16,7 +16,7 @@ extension TerminalState {
     /// `bindPen(toRow:)` when the row's page is at hand.
     @inline(__always)
     mutating func bindPen(toPage page: Int) {
-        if page != boundPage || active.compactionCount != boundCompactions { rebindPen(toPage: page) }
+        if page != active.penPage { rebindPen(toPage: page) }
     }
 
     /// Interns the pen's style and link in page `page` of the active grid.
@@ -31,8 +31,7 @@ extension TerminalState {
             penKey = active.styleKey(for: pen, page: page)
             penLink = penTarget.map { active.linkID(storedKey: $0, page: page) } ?? 0
         } while active.compactionCount != compactions
-        boundPage = page
-        boundCompactions = compactions
+        active.penPage = page
         cachedEraseKey = nil
         // SGR transitions are kept by the page whose keys they are, so that
         // output moving between pages (a screen spanning two, the alternate
@@ -45,7 +44,8 @@ extension TerminalState {
 
     /// Forgets the binding (the active grid was swapped or replaced).
     mutating func unbindPen() {
-        boundPage = -1
+        active.penPage = -1
+        inactive.penPage = -1
         cachedEraseKey = nil
         tablesEpoch = -1  // no transition is looked up before a binding
     }
@@ -53,12 +53,12 @@ extension TerminalState {
     /// The key of `style` in the page the pen is bound to (the cursor row's
     /// when none is): what SGR makes the pen.
     mutating func styleKey(for style: Style) -> StyleKey {
-        if boundPage < 0 { bindPen(toRow: cursor.row) }
+        if active.penPage < 0 { bindPen(toRow: cursor.row) }
         let compactions = active.compactionCount
-        let key = active.styleKey(for: style, page: boundPage)
+        let key = active.styleKey(for: style, page: active.penPage)
         if active.compactionCount != compactions {
-            // The page was compacted to make room: the bound keys are stale.
-            boundCompactions = -1
+            // The page was compacted to make room: the bound keys are stale
+            // (the grid has unbound the pen) and so are the transitions.
             tablesEpoch = -1
         }
         return key
@@ -85,9 +85,10 @@ extension TerminalState {
     /// the same few over and over) costs a lookup and no allocation, and each
     /// other page the pen writes in interns it from those bytes.
     mutating func setPenLink(uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?) {
-        if boundPage < 0 || active.compactionCount != boundCompactions { bindPen(toRow: cursor.row) }
+        if active.penPage < 0 { bindPen(toRow: cursor.row) }
+        let page = active.penPage
         let compactions = active.compactionCount
-        let id = active.linkID(uri: uri, linkID: linkID, page: boundPage)
+        let id = active.linkID(uri: uri, linkID: linkID, page: page)
         guard id != 0 else {
             // No room even after compacting (never with a page's capacity):
             // the pen keeps the bytes, and the next binding tries again.
@@ -102,14 +103,11 @@ extension TerminalState {
         penTarget = nil
         retiredPenTarget = []
         target.removeAll(keepingCapacity: true)
-        active.pages[boundPage].links.withKey(id) { target.append(contentsOf: $0) }
+        active.pages[page].links.withKey(id) { target.append(contentsOf: $0) }
         penTarget = target
         penLink = id
-        if compacted {
-            // Compacting the links renumbered the page's ids: every binding
-            // is taken again at the next write.
-            boundCompactions = -1
-        }
+        // Compacting the links renumbered the page's ids: the grid has
+        // unbound the pen, and every binding is taken again at the next write.
     }
 
     /// Makes `target` (a link's bytes, or nil for none) the pen's link; its
@@ -121,7 +119,7 @@ extension TerminalState {
         if target == nil {
             penLink = 0
         } else {
-            boundCompactions = -1  // rebinds at the next write
+            active.penPage = -1  // rebinds at the next write
         }
     }
 }
