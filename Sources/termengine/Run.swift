@@ -184,10 +184,10 @@ enum RunCommand {
         var innerSize: PTYSize { PTYSize(columns: viewport.columns, rows: max(1, viewport.rows - 1)) }
 
         func statusLine(_ snapshot: Snapshot) -> String {
-            var parts = [label, "\(snapshot.columns)x\(snapshot.rows)"]
+            // The fixed parts first: a long command is what gets cut.
+            var parts = ["\(snapshot.columns)x\(snapshot.rows)", "^\\ detach", label]
             // Titles are sanitized by the terminal (TitleSanitizer): no controls.
             if let title = snapshot.title, !title.isEmpty { parts.append(title) }
-            parts.append("^\\ detach")
             return " " + parts.joined(separator: " · ")
         }
 

@@ -43,10 +43,11 @@ struct ScreenPainter {
             rows = Array(0..<shownRows)
         }
         for row in rows {
-            out +=
-                "\u{1B}[\(row + 1);1H\u{1B}[0m" + Self.render(snapshot.line(row), columns: viewport.columns)
-                + "\u{1B}[0m"
-            if snapshot.columns < viewport.columns { out += "\u{1B}[K" }
+            let (text, width) = Self.render(snapshot.line(row), columns: viewport.columns)
+            out += "\u{1B}[\(row + 1);1H\u{1B}[0m" + text + "\u{1B}[0m"
+            // The rest of the row is default blanks: erased, not written, so
+            // nothing is left in a pending wrap before the erase.
+            if width < viewport.columns { out += "\u{1B}[K" }
         }
         let statusText = String(status.unicodeScalars.prefix(max(0, viewport.columns - 1)).map(Character.init))
         if statusText != lastStatus {
@@ -63,10 +64,26 @@ struct ScreenPainter {
     }
 
     /// A row as text with SGR, cut to its first `columns` cells (a wide
-    /// character that would straddle the edge is drawn as a blank).
-    static func render(_ line: SnapshotLine, columns: Int) -> String {
+    /// character that would straddle the edge is drawn as a blank), without
+    /// its trailing default-styled blanks; and the columns it covers.
+    static func render(_ line: SnapshotLine, columns: Int) -> (text: String, width: Int) {
+        var runs = line.runs
+        // Trailing default blanks are left to an erase: the outer terminal
+        // then holds them as erased cells, as the program's own erase did.
+        while let last = runs.last, last.style == Style(), last.hyperlink == nil {
+            let scalars = last.text.unicodeScalars
+            let kept = scalars.count - scalars.reversed().prefix { $0 == " " }.count
+            if kept == 0 {
+                runs.removeLast()
+                continue
+            }
+            runs[runs.count - 1].text = String(String.UnicodeScalarView(scalars.prefix(kept)))
+            runs[runs.count - 1].width -= scalars.count - kept
+            break
+        }
+        let width = min(columns, runs.last.map { $0.column + $0.width } ?? 0)
         var out = ""
-        for run in line.runs where run.column < columns {
+        for run in runs where run.column < columns {
             out += run.style == Style() ? "\u{1B}[0m" : sgr(run.style)
             if run.column + run.width <= columns {
                 out += run.text
@@ -75,18 +92,18 @@ struct ScreenPainter {
             var column = run.column
             while column < columns {
                 let cell = line.cell(column)
-                let width = cell.width == .wide ? 2 : 1
+                let cellWidth = cell.width == .wide ? 2 : 1
                 if cell.width == .wideTail {
                     // Drawn with its left half.
-                } else if column + width > columns || cell.scalars.isEmpty {
-                    out += String(repeating: " ", count: min(width, columns - column))
+                } else if column + cellWidth > columns || cell.scalars.isEmpty {
+                    out += String(repeating: " ", count: min(cellWidth, columns - column))
                 } else {
                     out.unicodeScalars.append(contentsOf: cell.scalars)
                 }
-                column += width
+                column += cellWidth
             }
         }
-        return out
+        return (out, width)
     }
 
     /// The bytes that bring the screen from the last frame to `snapshot`.
