@@ -123,6 +123,7 @@
             #expect(session.waitForExit(timeout: .seconds(10)) == .signaled(SIGTERM))
         }
 
+        @available(macOS 15.0, *)  // Mutex
         @Test func `output larger than every buffer arrives complete, in bounded reads`() async throws {
             let total = Mutex(0)
             let ys = Mutex(0)
