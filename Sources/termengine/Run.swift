@@ -84,7 +84,9 @@ enum RunCommand {
             case .underline: base = 3
             case .bar: base = 5
             }
-            out += "\u{1B}[\(new == TerminalModes() ? 0 : base + (new.cursorBlink ? 0 : 1)) q"
+            // 0 is the terminal's own default (xterm: a blinking block).
+            let isDefault = new.cursorShape == .block && new.cursorBlink
+            out += "\u{1B}[\(isDefault ? 0 : base + (new.cursorBlink ? 0 : 1)) q"
         }
         return out
     }
