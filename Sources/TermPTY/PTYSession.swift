@@ -329,8 +329,10 @@
 
         private func finish() {
             guard !finished, let status else { return }
-            if !outputEnded && !masterClosed { readAvailable() }  // what a background job left
+            // Set first: the last read may find the end of the output and
+            // call back here.
             finished = true
+            if !outputEnded && !masterClosed { readAvailable() }  // what a background job left
             closeMaster()
             onUpdate?()
             onExit?(status)
