@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "render-bench", targets: ["RenderBench"]),
         .executable(name: "resize-bench", targets: ["ResizeBench"]),
         .library(name: "TermAttach", targets: ["TermAttach"]),
+        .library(name: "TermPTY", targets: ["TermPTY"]),
     ],
     targets: [
         .target(name: "VTParser"),
@@ -22,7 +23,11 @@ let package = Package(
             providers: [.apt(["libutf8proc-dev"]), .brew(["utf8proc"])]
         ),
         .target(name: "TermCore", dependencies: ["VTParser", "CUTF8Proc"]),
-        .executableTarget(name: "termengine", dependencies: ["TermCore", "TermRender", "TermAttach"]),
+        .executableTarget(name: "termengine", dependencies: ["TermCore", "TermRender", "TermAttach", "TermPTY"]),
+        // Programs on a pseudo-terminal feeding a Terminal (Linux and macOS;
+        // the module is empty elsewhere): `termengine run`, local front ends.
+        .target(name: "TermPTY", dependencies: ["TermCore"]),
+        .testTarget(name: "TermPTYTests", dependencies: ["TermPTY", "TermCore", "TestSupport"]),
         // PNG thumbnails deflate through the system zlib (Debian: zlib1g-dev).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "TermRender", dependencies: ["TermCore", "CZlib"]),

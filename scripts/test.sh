@@ -7,6 +7,10 @@ bash scripts/setup.sh
 swift build
 swift test
 python3 Corpus/tools/compare_tmux.py --engine .build/debug/termengine
+# `termengine run` end to end in tmux: the screen drawn through the engine
+# against the same programs (sh, less, vim) run directly, exit, modes,
+# resizes and the detach key.
+python3 Corpus/tools/run_tmux.py --engine .build/debug/termengine
 # xterm's own suite (esctest2) with this engine as the terminal, against
 # xterm 379's results (deviations: Tests/TermCoreTests/Conformance/esctest-deviations.tsv).
 python3 Corpus/tools/esctest_host.py --engine .build/debug/termengine

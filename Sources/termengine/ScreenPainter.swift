@@ -4,6 +4,12 @@ import TermCore
 /// rows that changed since the last frame (snapshots share unchanged rows, so
 /// `changedRows(since:)` finds them by identity), and a one-line status bar
 /// below them.
+///
+/// `attach` paints a screen of the outer terminal's width (``update(to:status:)``);
+/// `run` may host a program at a fixed size that does not match the outer
+/// terminal, so ``update(to:status:within:)`` clips to the outer size and
+/// never leaves the cursor in a pending wrap before an erase (xterm's EL then
+/// clears the last column).
 struct ScreenPainter {
     private var last: Snapshot?
     private var lastStatus = ""
@@ -12,6 +18,92 @@ struct ScreenPainter {
     mutating func invalidate() {
         last = nil
         lastStatus = ""
+    }
+
+    /// The size of the terminal painted on, in cells.
+    struct Viewport: Equatable {
+        var columns: Int
+        var rows: Int
+    }
+
+    /// The bytes that bring the screen from the last frame to `snapshot`,
+    /// drawn from the top-left of a terminal of `viewport`'s size: rows and
+    /// columns past it are cut, the status bar goes on the row below the
+    /// screen (or the viewport's last row), cut to one column less than the
+    /// width, and a row narrower than the viewport is erased to its end.
+    mutating func update(to snapshot: Snapshot, status: String, within viewport: Viewport) -> String {
+        var out = "\u{1B}[?25l"
+        let shownRows = max(0, min(snapshot.rows, viewport.rows - 1))
+        let rows: [Int]
+        if let last, last.columns == snapshot.columns, last.rows == snapshot.rows {
+            rows = snapshot.changedRows(since: last).filter { $0 < shownRows }
+        } else {
+            out += "\u{1B}[0m\u{1B}[2J"
+            lastStatus = "\u{0}"
+            rows = Array(0..<shownRows)
+        }
+        for row in rows {
+            let (text, width) = Self.render(snapshot.line(row), columns: viewport.columns)
+            out += "\u{1B}[\(row + 1);1H\u{1B}[0m" + text + "\u{1B}[0m"
+            // The rest of the row is default blanks: erased, not written, so
+            // nothing is left in a pending wrap before the erase.
+            if width < viewport.columns { out += "\u{1B}[K" }
+        }
+        let statusText = String(status.unicodeScalars.prefix(max(0, viewport.columns - 1)).map(Character.init))
+        if statusText != lastStatus {
+            out += "\u{1B}[\(shownRows + 1);1H\u{1B}[0m\u{1B}[7m" + statusText + "\u{1B}[K\u{1B}[0m"
+            lastStatus = statusText
+        }
+        let cursor = snapshot.cursor
+        let row = min(cursor.position.row, max(0, shownRows - 1))
+        let column = min(cursor.position.column, viewport.columns - 1)
+        out += "\u{1B}[\(row + 1);\(column + 1)H"
+        if cursor.isVisible && cursor.position.row < shownRows { out += "\u{1B}[?25h" }
+        last = snapshot
+        return out
+    }
+
+    /// A row as text with SGR, cut to its first `columns` cells (a wide
+    /// character that would straddle the edge is drawn as a blank), without
+    /// its trailing default-styled blanks; and the columns it covers.
+    static func render(_ line: SnapshotLine, columns: Int) -> (text: String, width: Int) {
+        var runs = line.runs
+        // Trailing default blanks are left to an erase: the outer terminal
+        // then holds them as erased cells, as the program's own erase did.
+        while let last = runs.last, last.style == Style(), last.hyperlink == nil {
+            let scalars = last.text.unicodeScalars
+            let kept = scalars.count - scalars.reversed().prefix { $0 == " " }.count
+            if kept == 0 {
+                runs.removeLast()
+                continue
+            }
+            runs[runs.count - 1].text = String(String.UnicodeScalarView(scalars.prefix(kept)))
+            runs[runs.count - 1].width -= scalars.count - kept
+            break
+        }
+        let width = min(columns, runs.last.map { $0.column + $0.width } ?? 0)
+        var out = ""
+        for run in runs where run.column < columns {
+            out += run.style == Style() ? "\u{1B}[0m" : sgr(run.style)
+            if run.column + run.width <= columns {
+                out += run.text
+                continue
+            }
+            var column = run.column
+            while column < columns {
+                let cell = line.cell(column)
+                let cellWidth = cell.width == .wide ? 2 : 1
+                if cell.width == .wideTail {
+                    // Drawn with its left half.
+                } else if column + cellWidth > columns || cell.scalars.isEmpty {
+                    out += String(repeating: " ", count: min(cellWidth, columns - column))
+                } else {
+                    out.unicodeScalars.append(contentsOf: cell.scalars)
+                }
+                column += cellWidth
+            }
+        }
+        return (out, width)
     }
 
     /// The bytes that bring the screen from the last frame to `snapshot`.

@@ -11,11 +11,13 @@ let usage = """
       \(RespondCommand.usage)
       \(SessionsCommand.usage)
       \(AttachCommand.usage)
+      \(RunCommand.usage)
     """
 
 func runCommandLine() -> Int32 {
     var arguments = Arguments(CommandLine.arguments.dropFirst(2))
     let command = CommandLine.arguments.dropFirst().first
+    var status: Int32 = 0
     do {
         switch command {
         case "dump": try DumpCommand.run(&arguments)
@@ -25,6 +27,7 @@ func runCommandLine() -> Int32 {
         case "respond": try RespondCommand.run(&arguments)
         case "sessions": try SessionsCommand.run(&arguments)
         case "attach": try AttachCommand.run(&arguments)
+        case "run": status = try RunCommand.run(Array(CommandLine.arguments.dropFirst(2)))
         case "help", "--help", "-h":
             print(usage)
         default:
@@ -35,7 +38,7 @@ func runCommandLine() -> Int32 {
         FileHandle.standardError.write(Data("termengine \(command ?? ""): \(error)\n".utf8))
         return 2
     }
-    return 0
+    return status
 }
 
 exit(runCommandLine())
