@@ -26,7 +26,12 @@ let package = Package(
         .executableTarget(name: "termengine", dependencies: ["TermCore", "TermRender", "TermAttach", "TermPTY"]),
         // Programs on a pseudo-terminal feeding a Terminal (Linux and macOS;
         // the module is empty elsewhere): `termengine run`, local front ends.
-        .target(name: "TermPTY", dependencies: ["TermCore"]),
+        // glibc's PTY calls, which Swift's Glibc module does not declare,
+        // through a small C shim compiled with _GNU_SOURCE (Linux only).
+        .target(name: "CPTYShim"),
+        .target(
+            name: "TermPTY",
+            dependencies: ["TermCore", .target(name: "CPTYShim", condition: .when(platforms: [.linux]))]),
         .testTarget(name: "TermPTYTests", dependencies: ["TermPTY", "TermCore", "TestSupport"]),
         // PNG thumbnails deflate through the system zlib (Debian: zlib1g-dev).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),

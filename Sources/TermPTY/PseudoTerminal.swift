@@ -1,5 +1,6 @@
 #if os(Linux) || os(macOS)
     #if os(Linux)
+        import CPTYShim
         import Glibc
     #else
         import Darwin
@@ -91,23 +92,16 @@
     }
 
     #if os(Linux)
-        /// The PTY functions of the C library. glibc declares them only for
-        /// `_XOPEN_SOURCE`, which Swift's Glibc module does not define, so
-        /// they are looked up once by name (they are in every glibc since
-        /// 2.1); the Darwin module declares them.
+        /// The PTY functions of the C library, through CPTYShim: glibc
+        /// declares them only for `_XOPEN_SOURCE`, which Swift's Glibc
+        /// module does not define; the Darwin module declares them.
         enum PTYCalls {
-            typealias Descriptor = @convention(c) (Int32) -> Int32
-            typealias Name = @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32
-            private static func symbol<Function>(_ name: String, as type: Function.Type) -> Function {
-                guard let address = dlsym(dlopen(nil, RTLD_NOW), name) else {
-                    fatalError("the C library has no \(name)")
-                }
-                return unsafeBitCast(address, to: type)
+            static func openpt(_ flags: Int32) -> Int32 { cpty_openpt(flags) }
+            static func grantpt(_ fd: Int32) -> Int32 { cpty_grantpt(fd) }
+            static func unlockpt(_ fd: Int32) -> Int32 { cpty_unlockpt(fd) }
+            static func ptsname(_ fd: Int32, _ buffer: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int32 {
+                cpty_ptsname(fd, buffer, count)
             }
-            static let openpt = symbol("posix_openpt", as: Descriptor.self)
-            static let grantpt = symbol("grantpt", as: Descriptor.self)
-            static let unlockpt = symbol("unlockpt", as: Descriptor.self)
-            static let ptsname = symbol("ptsname_r", as: Name.self)
         }
     #else
         enum PTYCalls {
@@ -150,6 +144,13 @@
             let name = command.executable
             let strings = [name] + command.arguments + command.environmentEntries()
             guard !name.isEmpty else { throw PTYError(.invalidCommand, "cannot start a program with an empty name") }
+            #if os(Linux)
+                guard cpty_spawn_setsid_flag() != 0 else {
+                    throw PTYError(
+                        .spawnFailed,
+                        "cannot start '\(name)': this C library has no POSIX_SPAWN_SETSID (glibc 2.26 or later)")
+                }
+            #endif
             if let bad = strings.first(where: { $0.utf8.contains(0) || $0.utf8.count > PTYLimits.maxArgumentBytes }) {
                 throw PTYError(
                     .invalidCommand,
@@ -224,9 +225,10 @@
         }
 
         #if os(Linux)
-            /// glibc's POSIX_SPAWN_SETSID (2.26 and later) and the signal
-            /// flags; the first is a GNU extension Swift does not import.
-            private static let spawnFlags = 0x80 | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)
+            /// glibc's POSIX_SPAWN_SETSID (2.26 and later, a GNU extension
+            /// the Glibc module leaves out) and the signal flags.
+            private static let spawnFlags =
+                Int32(cpty_spawn_setsid_flag()) | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)
         #else
             private static let spawnFlags =
                 Int32(POSIX_SPAWN_SETSID) | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)
