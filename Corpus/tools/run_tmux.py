@@ -51,8 +51,23 @@ class Tmux:
 
     def start(self, name: str, cols: int, rows: int, command: list[str], cwd: Path | None = None) -> None:
         where = ["-c", str(cwd)] if cwd else []
-        self("new-session", "-d", "-s", name, "-x", str(cols), "-y", str(rows), *where, "--", *command)
+        # The pane must outlive a program that exits at once (its screen is
+        # captured after): remain-on-exit is set while a placeholder runs,
+        # then the program replaces it. Set after starting the program, the
+        # option raced with a quick exit and the window was gone.
+        for attempt in range(3):
+            # A fresh server now and then dies while it starts ("server exited
+            # unexpectedly", 2 runs of 17 on this machine, always the first
+            # session): a start is tried again, anything else fails the run.
+            try:
+                self("new-session", "-d", "-s", name, "-x", str(cols), "-y", str(rows), *where, "--", "sleep", "3600")
+                break
+            except RuntimeError as error:
+                if "server exited unexpectedly" not in str(error) or attempt == 2:
+                    raise
+                time.sleep(0.5)
         self("set-option", "-t", name, "remain-on-exit", "on")
+        self("respawn-pane", "-k", "-t", name, *where, "--", *command)
 
     def capture(self, name: str, styled: bool = False) -> list[str]:
         args = ["capture-pane", "-p", "-t", name] + (["-e"] if styled else [])
@@ -248,6 +263,9 @@ def main() -> int:
     if engine is None or not engine.exists():
         print("run_tmux: no termengine binary (swift build first)")
         return 2
+    # The panes start in folders of their own: a relative path (test.sh
+    # passes .build/debug/termengine) would not be found from there.
+    engine = engine.resolve()
     ci = os.environ.get("CI") == "true"
     if shutil.which("tmux") is None:
         print("run_tmux: SKIPPED, tmux is absent (scripts/setup.sh installs it)")
