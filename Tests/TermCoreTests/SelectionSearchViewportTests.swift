@@ -87,6 +87,7 @@ struct SelectionSearchViewportTests {
         #expect(range == 0..<2)
         let lines = viewport.lines(of: t.snapshot(scrollback: range))
         #expect(lines.map(\.text) == ["1", "2", "3"])
+        #expect(viewport.lines(of: t.snapshot(viewport: viewport)).map(\.text) == ["1", "2", "3"])  // EMBEDDING.md
         viewport.scroll(by: 100, scrollbackCount: t.scrollbackCount)
         #expect(viewport.offset == 2)
         viewport.scrollToBottom()

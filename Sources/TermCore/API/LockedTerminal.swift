@@ -28,6 +28,18 @@ public final class LockedTerminal: Sendable {
         terminal.withLock { $0.snapshot(scrollback: scrollback) }
     }
 
+    /// A snapshot with the scrollback lines `viewport` shows, taken under the
+    /// lock in one acquisition (``Terminal/snapshot(viewport:)``): draw it
+    /// with `viewport.lines(of:)`, on any thread.
+    public func snapshot(viewport: Viewport) -> Snapshot {
+        terminal.withLock { $0.snapshot(viewport: viewport) }
+    }
+
+    /// The primary screen's scrollback length, under the lock.
+    public var scrollbackCount: Int {
+        terminal.withLock { $0.scrollbackCount }
+    }
+
     /// Runs `body` with the terminal under the lock (resize, modes, palette…).
     /// The terminal must not escape the closure.
     public func withTerminal<Result: Sendable>(_ body: (Terminal) throws -> Result) rethrows -> Result {

@@ -32,15 +32,27 @@ public struct Snapshot: Sendable {
     let screenRows: [SnapshotRow]
     let scrollbackRows: [SnapshotRow]
 
-    /// Screen row `row` (0 = top).
+    /// Screen row `row` (0 = top); a blank line for a row outside the screen.
     public func line(_ row: Int) -> SnapshotLine {
-        SnapshotLine(row: screenRows[row], columns: columns)
+        guard screenRows.indices.contains(row) else { return blankLine }
+        return SnapshotLine(row: screenRows[row], columns: columns)
     }
 
-    /// Scrollback line `index` (0 = oldest); it must lie in ``scrollbackRange``.
+    /// Scrollback line `index` (0 = oldest), if it lies in
+    /// ``scrollbackRange``; a blank line for any other index (the snapshot
+    /// holds only the lines it was taken with).
     public func scrollbackLine(_ index: Int) -> SnapshotLine {
-        precondition(scrollbackRange.contains(index), "scrollback line \(index) is outside \(scrollbackRange)")
+        guard scrollbackRange.contains(index) else { return blankLine }
         return SnapshotLine(row: scrollbackRows[index - scrollbackRange.lowerBound], columns: columns)
+    }
+
+    /// A line of empty cells, what a row or line the snapshot does not hold
+    /// reads as.
+    var blankLine: SnapshotLine {
+        let row = SnapshotRow(
+            cells: [Cell](repeating: .empty, count: columns), isWrapped: false, size: .single, mark: nil,
+            tables: SnapshotTables(PageTables()))
+        return SnapshotLine(row: row, columns: columns)
     }
 
     /// Screen rows whose content differs from `older`'s (all of them when the

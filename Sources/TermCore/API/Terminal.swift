@@ -76,16 +76,19 @@ public final class Terminal {
     var cachedGridEpoch = 0
 
     /// A terminal with a blank screen.
+    ///
+    /// Sizes outside ``Limits`` are clamped to them, never a trap: a view
+    /// laid out at zero gets a 1 × 1 terminal, one wider than 1,000 columns
+    /// gets 1,000 (``Limits/dimensions``), and the scrollback is kept within
+    /// 0…``Limits/maxScrollback``.
     /// - Parameters:
     ///   - columns: 1…1000.
     ///   - rows: 1…1000.
     ///   - scrollback: lines of history kept for the primary screen.
-    /// - Precondition: the sizes are within ``Limits``.
     public init(columns: Int = 80, rows: Int = 24, scrollback: Int = Limits.defaultScrollback) {
-        precondition(Limits.dimensions.contains(columns), "columns must be 1…1000, got \(columns)")
-        precondition(Limits.dimensions.contains(rows), "rows must be 1…1000, got \(rows)")
-        precondition((0...Limits.maxScrollback).contains(scrollback), "scrollback must be 0…1,000,000")
-        state = TerminalState(columns: columns, rows: rows, scrollback: scrollback)
+        state = TerminalState(
+            columns: Self.clamped(columns), rows: Self.clamped(rows),
+            scrollback: min(max(scrollback, 0), Limits.maxScrollback))
     }
 
     /// A terminal whose grids keep `rowsPerPage` rows per page (a power of
@@ -226,11 +229,10 @@ public final class Terminal {
     /// are cut or padded instead and the cursor column is clamped. The
     /// alternate screen is cut or padded, not reflowed. Margins reset to the
     /// full screen.
-    /// - Precondition: both sizes are 1…1000.
+    /// Sizes outside 1…1000 are clamped to it, as in ``init(columns:rows:scrollback:)``.
     /// - Complexity: O(cells in the scrollback and on the screen).
     public func resize(columns: Int, rows: Int) {
-        precondition(Limits.dimensions.contains(columns), "columns must be 1…1000, got \(columns)")
-        precondition(Limits.dimensions.contains(rows), "rows must be 1…1000, got \(rows)")
+        let (columns, rows) = (Self.clamped(columns), Self.clamped(rows))
         changedSinceSnapshot = true
         primaryRowCache = []
         alternateRowCache = []
@@ -238,6 +240,15 @@ public final class Terminal {
     }
 
     // MARK: Snapshots
+
+    /// A snapshot holding the scrollback lines `viewport` shows, computed
+    /// from the scrollback as it is in this same call: draw it with
+    /// `viewport.lines(of:)`. One call, so behind a lock
+    /// (``LockedTerminal/snapshot(viewport:)``) no feed can come between
+    /// reading the scrollback's length and copying the lines.
+    public func snapshot(viewport: Viewport) -> Snapshot {
+        snapshot(scrollback: viewport.scrollbackRange(rows: rows, scrollbackCount: scrollbackCount))
+    }
 
     /// An immutable, `Sendable` picture of the screen for drawing on another
     /// thread, with the scrollback lines in `scrollback` (clamped to what
@@ -358,10 +369,14 @@ public final class Terminal {
     public var modes: TerminalModes { state.modes }
     /// The working directory the shell reported (OSC 7), sanitized, or nil.
     public var workingDirectory: String? { state.workingDirectory }
-    /// The OSC 133 mark of a screen row, if any.
-    public func semanticMark(row: Int) -> SemanticMark? { state.active.mark(ScreenRow(row)) }
-    /// The OSC 133 mark of a scrollback line, if any.
-    public func semanticMark(line: ScrollbackLine) -> SemanticMark? { state.primary.historyMark(line) }
+    /// The OSC 133 mark of a screen row, if any (nil outside the screen).
+    public func semanticMark(row: Int) -> SemanticMark? {
+        isOnScreen(row: row) ? state.active.mark(ScreenRow(row)) : nil
+    }
+    /// The OSC 133 mark of a scrollback line, if any (nil for a line that does not exist).
+    public func semanticMark(line: ScrollbackLine) -> SemanticMark? {
+        isInScrollback(line) ? state.primary.historyMark(line) : nil
+    }
     /// The window title (OSC 0/2) as received, or nil when none was set.
     public var title: String? { state.title }
     /// The icon name (OSC 0/1), or nil.
@@ -387,17 +402,19 @@ public final class Terminal {
 
     // MARK: Cells
 
-    /// The cell at a position of the active screen.
+    /// The cell at a position of the active screen; a position outside the
+    /// screen reads as an empty cell.
     public func cell(at position: ScreenPosition) -> CellContent {
-        precondition(position.row >= 0 && position.row < rows && position.column >= 0 && position.column < columns)
+        guard isOnScreen(row: position.row), (0..<columns).contains(position.column) else { return Self.emptyCell }
         return content(
             of: state.active.readRow(ScreenRow(position.row))[position.column],
             tables: state.active.tables(ofScreenRow: ScreenRow(position.row)))
     }
 
-    /// The cells of scrollback line `line`.
+    /// The cells of scrollback line `line`; a line or column that does not
+    /// exist reads as an empty cell.
     public func scrollbackCell(line: ScrollbackLine, column: Int) -> CellContent {
-        precondition(line.index >= 0 && line.index < scrollbackCount && column >= 0 && column < columns)
+        guard isInScrollback(line), (0..<columns).contains(column) else { return Self.emptyCell }
         return content(
             of: state.primary.historyRow(line)[column], tables: state.primary.tables(ofHistoryLine: line))
     }
@@ -418,22 +435,26 @@ public final class Terminal {
     // MARK: Text
 
     /// The text of a row of the active screen: one character per cell, a
-    /// blank cell as a space, a wide character once, trailing spaces trimmed.
+    /// blank cell as a space, a wide character once, trailing spaces trimmed;
+    /// "" for a row outside the screen.
     public func screenLine(_ row: Int) -> String {
-        precondition(row >= 0 && row < rows)
+        guard isOnScreen(row: row) else { return "" }
         let screenRow = ScreenRow(row)
         return text(of: state.active.readRow(screenRow), tables: state.active.tables(ofScreenRow: screenRow))
     }
 
-    /// The text of scrollback line `line` (0 is the oldest), trimmed.
+    /// The text of scrollback line `line` (0 is the oldest), trimmed; "" for
+    /// a line that does not exist.
     public func scrollbackLine(_ line: ScrollbackLine) -> String {
-        precondition(line.index >= 0 && line.index < scrollbackCount)
+        guard isInScrollback(line) else { return "" }
         return text(
             of: UnsafePointer(state.primary.historyRow(line)), tables: state.primary.tables(ofHistoryLine: line))
     }
 
-    /// The size attribute of a screen row (DECSWL, DECDWL, DECDHL).
+    /// The size attribute of a screen row (DECSWL, DECDWL, DECDHL);
+    /// `.single` for a row outside the screen.
     public func lineSize(row: Int) -> LineSize {
+        guard isOnScreen(row: row) else { return .single }
         let flags = state.active.flags(ScreenRow(row))
         if flags.contains(.doubleHeightTop) { return .doubleHeightTop }
         if flags.contains(.doubleHeightBottom) { return .doubleHeightBottom }
@@ -441,13 +462,34 @@ public final class Terminal {
         return .single
     }
 
-    /// True when screen row `row` continues on the next row (soft wrap).
-    public func isWrapped(row: Int) -> Bool { state.active.flags(ScreenRow(row)).contains(.wrapped) }
-
-    /// True when scrollback line `line` continues on the next line (soft wrap).
-    public func isWrapped(line: ScrollbackLine) -> Bool {
-        state.primary.historyFlags(line).contains(.wrapped)
+    /// True when screen row `row` continues on the next row (soft wrap);
+    /// false for a row outside the screen.
+    public func isWrapped(row: Int) -> Bool {
+        isOnScreen(row: row) && state.active.flags(ScreenRow(row)).contains(.wrapped)
     }
+
+    /// True when scrollback line `line` continues on the next line (soft
+    /// wrap); false for a line that does not exist.
+    public func isWrapped(line: ScrollbackLine) -> Bool {
+        isInScrollback(line) && state.primary.historyFlags(line).contains(.wrapped)
+    }
+
+    // Positions an embedder passes are checked here, so that none reaches
+    // the grid's unchecked storage: a position outside gives the documented
+    // empty answer, never a trap (issue #19).
+
+    /// `value` within ``Limits/dimensions``.
+    static func clamped(_ value: Int) -> Int {
+        min(max(value, Limits.dimensions.lowerBound), Limits.dimensions.upperBound)
+    }
+
+    func isOnScreen(row: Int) -> Bool { (0..<rows).contains(row) }
+
+    func isInScrollback(_ line: ScrollbackLine) -> Bool { (0..<scrollbackCount).contains(line.index) }
+
+    /// What a position outside the screen or the scrollback reads as.
+    static let emptyCell = CellContent(
+        scalars: [], width: .narrow, style: Style(), isProtected: false, hyperlink: nil)
 
     func text(of row: UnsafePointer<Cell>, tables: PageTables) -> String {
         var text = RowText(capacity: columns)

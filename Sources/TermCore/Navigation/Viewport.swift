@@ -29,14 +29,12 @@ public struct Viewport: Hashable, Sendable {
     }
 
     /// The lines to draw, top to bottom, from a snapshot taken with
-    /// `terminal.snapshot(scrollback: viewport.scrollbackRange(…))`.
+    /// ``Terminal/snapshot(viewport:)`` (or ``LockedTerminal/snapshot(viewport:)``),
+    /// which copies the lines this needs in the same call. From a snapshot
+    /// that lacks some of them (taken with another range), those lines are
+    /// blank: never a trap.
     public func lines(of snapshot: Snapshot) -> [SnapshotLine] {
         let range = scrollbackRange(rows: snapshot.rows, scrollbackCount: snapshot.scrollbackCount)
-        precondition(
-            range.isEmpty
-                || (snapshot.scrollbackRange.lowerBound <= range.lowerBound
-                    && snapshot.scrollbackRange.upperBound >= range.upperBound),
-            "take the snapshot with scrollback: viewport.scrollbackRange(...)")
         var lines = range.map { snapshot.scrollbackLine($0) }
         var row = 0
         while lines.count < snapshot.rows {
