@@ -52,6 +52,26 @@ enum Interactive {
         return (min(Int(size.ws_col), 1000), min(Int(size.ws_row), 1001))
     }
 
+    /// Starts a thread that reads the keyboard (standard input) and hands
+    /// each read to `onKeys` until it returns false or the input ends, then
+    /// calls `onEnd` once: `attach` and `run` read keys alike.
+    static func readKeys(
+        _ onKeys: @escaping @Sendable ([UInt8]) -> Bool, onEnd: @escaping @Sendable () -> Void
+    ) {
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0, onKeys(Array(buffer[..<count])) else {
+                    onEnd()
+                    return
+                }
+            }
+        }
+        reader.start()
+    }
+
     static func writeOut(_ text: String) {
         var bytes = Array(text.utf8)
         var offset = 0
@@ -134,19 +154,11 @@ enum Interactive {
         let (actions, sink) = AsyncStream.makeStream(
             of: Action.self, bufferingPolicy: .bufferingOldest(maxPendingActions))
 
-        let reader = Thread {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
-                    sink.yield(.detach)
-                    return
-                }
-                sink.yield(.keys(Array(buffer[..<count])))
-            }
-        }
-        reader.start()
+        readKeys(
+            { keys in
+                sink.yield(.keys(keys))
+                return true
+            }, onEnd: { sink.yield(.detach) })
         signal(SIGWINCH, SIG_IGN)
         let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
         winch.setEventHandler { sink.yield(.resize) }

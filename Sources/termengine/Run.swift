@@ -251,24 +251,14 @@ enum RunCommand {
 
     /// Keys typed go to the program as they come, but for the detach key.
     static func startReading(host: Host, session: PTYSession) {
-        let reader = Thread {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
-                    host.queue.async { host.detach() }
-                    return
+        Interactive.readKeys(
+            { keys in
+                guard let key = keys.firstIndex(of: AttachCommand.detachKey) else {
+                    session.send(keys)
+                    return true
                 }
-                let bytes = buffer[..<count]
-                if let key = bytes.firstIndex(of: AttachCommand.detachKey) {
-                    if key > 0 { session.send(Array(bytes[..<key])) }
-                    host.queue.async { host.detach() }
-                    return
-                }
-                session.send(Array(bytes))
-            }
-        }
-        reader.start()
+                if key > 0 { session.send(Array(keys[..<key])) }
+                return false
+            }, onEnd: { host.queue.async { host.detach() } })
     }
 }
