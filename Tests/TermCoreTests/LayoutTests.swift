@@ -18,54 +18,86 @@ struct LayoutTests {
     @Test func defaultStyleHasIDZero() {
         var table = StyleTable()
         #expect(table.key(for: Style()) == .default)
-        #expect(table.key(for: Style(flags: .bold)) == StyleKey(tableID: 1))
-        #expect(table.key(for: Style(flags: .bold)) == StyleKey(tableID: 1))  // interned once
+        #expect(table.key(for: Style(flags: .italic)) == StyleKey(tableID: 1))
+        #expect(table.key(for: Style(flags: .italic)) == StyleKey(tableID: 1))  // interned once
     }
 
-    @Test func palettePairsNeedNoTableEntry() throws {
-        // All 65,536 pairs of palette colours: each is carried in its key,
-        // the table keeps only the default style.
+    /// The colours an inline style may have: the default and the 256.
+    static let inlineColours: [Color] = [.default] + (0..<256).map { Color.indexed(UInt8($0)) }
+    /// The attributes an inline style may have (bold, single underline, inverse), by bits.
+    static func inlineAttributes(_ bits: Int) -> (Style.Flags, Style.Underline) {
+        var flags: Style.Flags = []
+        if bits & 1 != 0 { flags.insert(.bold) }
+        if bits & 4 != 0 { flags.insert(.inverse) }
+        return (flags, bits & 2 != 0 ? .single : .none)
+    }
+
+    @Test func inlineStylesNeedNoTableEntry() throws {
+        // Every foreground and background of the default and the 256, with
+        // each of the 8 sets of attributes an inline style has: each is
+        // carried in its key, one key per style, and the table keeps only
+        // the default style.
         var table = StyleTable()
-        for foreground in 0..<256 {
-            for background in 0..<256 {
-                let style = Style(foreground: .indexed(UInt8(foreground)), background: .indexed(UInt8(background)))
-                let found = table.key(for: style)
-                let key = try #require(found)
-                #expect(key.isPalettePair)
-                #expect(table[key] == style)
+        var keys = Set<UInt32>()
+        for (fgIndex, foreground) in Self.inlineColours.enumerated() {
+            for (bgIndex, background) in Self.inlineColours.enumerated() {
+                // All 8 sets for a few colours, one (in turn) for the rest.
+                let sets = fgIndex % 64 == 0 ? Array(0..<8) : [(fgIndex + bgIndex) % 8]
+                for bits in sets {
+                    let (flags, underline) = Self.inlineAttributes(bits)
+                    let style = Style(
+                        foreground: foreground, background: background, flags: flags, underline: underline)
+                    let found = table.key(for: style)
+                    let key = try #require(found)
+                    #expect(table[key] == style)
+                    #expect(key.isInline == (style != Style()))
+                    #expect(keys.insert(key.rawValue).inserted)
+                    #expect(Cell(scalar: 0x41, width: .narrow, style: key).styleKey == key)
+                }
             }
         }
         #expect(table.count == 1)
-        // A default colour, an attribute or an underline colour: table styles.
+        #expect(table.key(for: Style()) == .default)
+        // Direct colours, another attribute, another underline or an
+        // underline colour: table styles.
         let others = [
-            Style(foreground: .indexed(1)), Style(background: .indexed(2)),
-            Style(foreground: .indexed(1), background: .indexed(2), flags: .bold),
-            Style(foreground: .indexed(1), background: .indexed(2), underline: .single),
+            Style(foreground: .rgb(1, 2, 3)), Style(background: .rgb(0, 0, 0)),
+            Style(foreground: .indexed(1), flags: .dim), Style(flags: .italic), Style(flags: .blink),
+            Style(flags: .hidden), Style(flags: .strikethrough), Style(flags: .overline),
+            Style(flags: [.bold, .inverse, .dim]), Style(underline: .double), Style(underline: .curly),
             Style(foreground: .indexed(1), background: .indexed(2), underlineColor: .indexed(3)),
-            Style(foreground: .rgb(1, 2, 3), background: .indexed(2)),
         ]
         for (offset, style) in others.enumerated() {
             let found = table.key(for: style)
             let key = try #require(found)
-            #expect(!key.isPalettePair)
+            #expect(!key.isInline)
             #expect(key == StyleKey(tableID: UInt16(offset + 1)))
             #expect(table[key] == style)
         }
     }
 
     @Test func cellKeepsItsStyleKeyApartFromItsContent() {
-        let pair = StyleKey(palettePair: Style(foreground: .indexed(255), background: .indexed(0)))!
+        // Every bit of the key in use: a palette foreground and background,
+        // bold, underline and inverse.
+        let pair = StyleKey(
+            inline: Style(
+                foreground: .indexed(255), background: .indexed(0), flags: [.bold, .inverse], underline: .single))!
         var cell = Cell(scalar: 0x1F600, width: .wide, style: pair)
         cell.content |= Cell.protectedFlag
+        #expect(!cell.isWrittenBlank)
         #expect(cell.styleKey == pair)
         #expect(cell.value == 0x1F600 && cell.width == .wide && cell.isProtected && !cell.isCluster)
         cell.setCluster(7)
         #expect(cell.styleKey == pair && cell.value == 7 && cell.isCluster && cell.width == .wide)
         cell.styleKey = StyleKey(tableID: 0xFFFF)
-        #expect(cell.styleKey == StyleKey(tableID: 0xFFFF) && !cell.styleKey.isPalettePair)
+        #expect(cell.styleKey == StyleKey(tableID: 0xFFFF) && !cell.styleKey.isInline && cell.namesTableStyle)
         #expect(cell.value == 7 && cell.isCluster && cell.width == .wide && cell.isProtected)
         cell.styleKey = pair
-        #expect(cell.styleKey == pair)
+        #expect(cell.styleKey == pair && !cell.namesTableStyle)
         #expect(Cell.blank(style: .default) == Cell.empty)
+        // A written blank keeps its flag apart from the style's bits.
+        let blank = Cell.writtenBlank(style: pair)
+        #expect(blank.isWrittenBlank && blank.styleKey == pair && blank.isBlank && !blank.isEmptyOrWrittenBlank)
+        #expect(Cell.writtenBlank(style: .default).isEmptyOrWrittenBlank)
     }
 }

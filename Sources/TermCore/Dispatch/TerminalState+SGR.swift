@@ -11,11 +11,14 @@ extension TerminalState {
         setPen(style, key: styleKey(for: style))
     }
 
-    /// Makes `style` the pen when its key is already known (a palette pair,
+    /// Makes `style` the pen when its key is already known (an inline style,
     /// a looked-up transition).
     @inline(__always)
     mutating func setPen(_ style: Style, key: StyleKey) {
-        if style.background != pen.background { cachedEraseKey = nil }
+        if style.background != pen.background {
+            cachedEraseKey = nil
+            eraseFill = BlankFill(erasing: style)
+        }
         pen = style
         penKey = key
     }
@@ -27,10 +30,17 @@ extension TerminalState {
 
     mutating func selectGraphicRendition(_ sequence: ControlSequenceView) {
         let colons = sequence.subparameterMask
-        if penKey.isPalettePair && colons == 0,
-            let key = sequence.withParameterValues({ Self.palettePairApplied($0, to: penKey) })
+        // The values are taken once, for whichever path applies them.
+        sequence.withParameterValues { selectGraphicRendition($0, colons: colons) }
+    }
+
+    @inline(__always)
+    mutating func selectGraphicRendition(_ values: UnsafeBufferPointer<UInt16>, colons: UInt32) {
+        if colons == 0 && (penKey.isInline || (penKey == .default && pen == Style())),
+            let key = Self.inlineApplied(values, to: penKey)
         {
-            setPen(key.paletteStyle, key: key)  // a palette pair's key needs no table
+            // An inline style to an inline style: no table, no page.
+            setPen(key.isInline ? key.inlineStyle : Style(), key: key)
             return
         }
         // A short list without colons may have been applied to this pen
@@ -39,17 +49,13 @@ extension TerminalState {
         // ids of the page the pen is bound to, whichever it is (a print
         // binds it to its row's page); the cursor's row's when none is.
         if active.penPage < 0 { bindPen(toRow: cursor.row) }
-        let packed =
-            colons == 0 && penKeyNamesPen && sgrTransitions.isActive()
-            ? sequence.withParameterValues(SGRTransitions.pack) : nil
+        let packed = colons == 0 && penKeyNamesPen && sgrTransitions.isActive() ? SGRTransitions.pack(values) : nil
         if let packed, let (style, key) = sgrTransitions.lookup(packed, from: penKey, epoch: tablesEpoch) {
             setPen(style, key: key)
             return
         }
         let (from, epoch) = (penKey, tablesEpoch)
-        let style = sequence.withParameterValues { values in
-            renditionApplied(to: pen, SGRParameters(values: values, colons: colons))
-        }
+        let style = renditionApplied(to: pen, SGRParameters(values: values, colons: colons))
         if style != pen { setPen(style) }
         // Interning the style may have compacted the table (the old pen's
         // key then means something else) or found no room for it (the key
@@ -59,30 +65,55 @@ extension TerminalState {
         }
     }
 
-    /// The key after `38;5;n` and `48;5;n` forms (one or two, nothing else,
-    /// every index below 256) from a pen that is a palette pair: again a
-    /// pair, whose key is arithmetic (`StyleKey`). Colour-dense output, a
-    /// foreground and background of the 256 for every cell, sends these and
-    /// no two alike, so the transition cache cannot help it. nil for
-    /// anything else, which `renditionApplied` handles.
-    /// - Precondition: `key.isPalettePair` (the caller tests it before
-    ///   reading the parameters).
+    /// The key after the renditions of `values` from the pen of `key`, an
+    /// inline style or the default, when the result is one too and every
+    /// rendition is one whose effect on an inline style is plain: 0, 1, 4,
+    /// 7, 22–29, 30–37, 39, 40–47, 49, 55, 59, 90–97, 100–107, and the
+    /// `5;n` forms of 38 and 48 with every index below 256. The bits change
+    /// as `renditionApplied` changes the style (a test holds them to it);
+    /// nil for anything else, which that function handles. Output that
+    /// colours text with the palette sends nothing else, so its SGRs touch
+    /// no table and no cache; colour-dense output sends these with no two
+    /// alike, where a cache could not help.
+    /// - Precondition: `key.isInline` or `key == .default` (the caller tests
+    ///   it before reading the parameters).
     @inline(__always)
-    static func palettePairApplied(_ values: UnsafeBufferPointer<UInt16>, to key: StyleKey) -> StyleKey? {
-        guard values.count == 3 || values.count == 6 else { return nil }
-        var pair = key.rawValue
+    static func inlineApplied(_ values: UnsafeBufferPointer<UInt16>, to key: StyleKey) -> StyleKey? {
+        let count = values.count
+        if count == 0 { return .default }
+        var raw = key.isInline ? key.rawValue : StyleKey.inlineDefault
         var index = 0
-        while index < values.count {
-            guard values[index &+ 1] == 5 && values[index &+ 2] < 256 else { return nil }
-            let color = UInt32(values[index &+ 2])
-            switch values[index] {
-            case 38: pair = pair & ~0xFF00 | color << 8
-            case 48: pair = pair & ~0xFF | color
-            default: return nil
+        while index < count {
+            let code = values[index]
+            switch code {
+            case 0: raw = StyleKey.inlineDefault
+            case 1: raw |= StyleKey.bold
+            case 4: raw |= StyleKey.underline
+            case 7: raw |= StyleKey.inverse
+            case 22: raw &= ~StyleKey.bold  // and dim, which an inline style has not
+            case 24: raw &= ~StyleKey.underline
+            case 27: raw &= ~StyleKey.inverse
+            case 23, 25, 28, 29, 55, 59: break  // attributes an inline style has not
+            case 30...37: raw = raw & ~(0xFF00 | StyleKey.defaultForeground) | UInt32(code &- 30) << 8
+            case 39: raw = raw & ~0xFF00 | StyleKey.defaultForeground
+            case 40...47: raw = raw & ~(0xFF | StyleKey.defaultBackground) | UInt32(code &- 40)
+            case 49: raw = raw & ~0xFF | StyleKey.defaultBackground
+            case 90...97: raw = raw & ~(0xFF00 | StyleKey.defaultForeground) | UInt32(code &- 82) << 8
+            case 100...107: raw = raw & ~(0xFF | StyleKey.defaultBackground) | UInt32(code &- 92)
+            case 38, 48:
+                guard index &+ 2 < count && values[index &+ 1] == 5 && values[index &+ 2] < 256 else { return nil }
+                let color = UInt32(values[index &+ 2])
+                raw =
+                    code == 38
+                    ? raw & ~(0xFF00 | StyleKey.defaultForeground) | color << 8
+                    : raw & ~(0xFF | StyleKey.defaultBackground) | color
+                index &+= 2
+            default:
+                return nil
             }
-            index &+= 3
+            index &+= 1
         }
-        return StyleKey(rawValue: pair)
+        return StyleKey(rawValue: raw == StyleKey.inlineDefault ? 0 : raw)
     }
 
     /// `style` with the renditions of `parameters` applied, left to right.

@@ -62,6 +62,10 @@ struct TerminalState {
 
     var cursor = Cursor()
     var pen = Style()
+    /// The blank erases and scrolls leave (`pen`'s background), for
+    /// operations on many rows (each in its page). Kept with the pen
+    /// (`setPen(_:key:)`), as every line feed that scrolls needs it.
+    var eraseFill = BlankFill.empty
     /// Style key of `pen` in the page it is bound to, `active.penPage`
     /// (TerminalState+Tables.swift, `bindPen(toRow:)`).
     var penKey = StyleKey.default { didSet { penCellBits = Cell(content: 0, style: penKey, linkID: penLink).bits } }
@@ -100,12 +104,15 @@ struct TerminalState {
     var clusterCacheCompactions = [0, 0]
     /// Display widths (a reference to the shared table).
     let widths = UnicodeWidth.shared
-    /// The OSC 8 link printed characters get, by its bytes
-    /// (``HyperlinkTable/key(uri:linkID:)``), or nil for none.
-    var penTarget: [UInt8]?
-    /// The buffer of the last link the pen held, kept for the next one
-    /// (`setPenLink(uri:linkID:)`): links then cost no allocation.
-    var retiredPenTarget: [UInt8] = []
+    /// The bytes of the OSC 8 link printed characters get
+    /// (``HyperlinkTable/key(uri:linkID:)``), while `penHasLink`. The
+    /// buffer is kept from link to link, so that a new link costs no
+    /// allocation and no reference counting (`setPenLink(uri:linkID:)`).
+    var penLinkBytes: [UInt8] = []
+    /// True while printed characters get the link of `penLinkBytes`.
+    var penHasLink = false
+    /// The pen's link by its bytes, or nil for none.
+    var penTarget: [UInt8]? { penHasLink ? penLinkBytes : nil }
     /// The id of `penTarget` in the bound page (0 = none).
     var penLink: UInt16 = 0 { didSet { penCellBits = Cell(content: 0, style: penKey, linkID: penLink).bits } }
     /// A cell of the pen's style and link with no content, as a word: a
@@ -221,7 +228,4 @@ struct TerminalState {
         Cell.writtenBlank(style: eraseKey(page: active.page(ofScreenRow: ScreenRow(row))))
     }
 
-    /// The blank erases and scrolls leave, for operations on many rows (each
-    /// in its page).
-    var eraseFill: BlankFill { BlankFill(erasing: pen) }
 }

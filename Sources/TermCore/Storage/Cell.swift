@@ -3,17 +3,19 @@
 /// The layout follows Ghostty's packed cell: the content word holds either a
 /// Unicode scalar or the id of a grapheme cluster kept out of line, plus the
 /// cell's width role; the style and hyperlink are ids into side tables (0 is
-/// the default style and "no link"; a palette colour pair is held in the cell
+/// the default style and "no link"; an inline style is held in the cell
 /// itself, see ``StyleKey``), so a cell is a plain value that is cheap to
 /// store, copy and compare. `MemoryLayout<Cell>.size == 8` is pinned by a test.
 @frozen
 public struct Cell: Equatable, Sendable {
     /// Bits 0–20: scalar value or cluster id; bit 21: cluster flag;
-    /// bits 22–23: ``Width``; bit 24: protected (DECSCA, SPA); bit 25: the style
-    /// is a palette pair held in `styleBits` (``StyleKey``).
+    /// bits 22–23: ``Width``; bit 24: protected (DECSCA, SPA); bits 25–30:
+    /// the ``StyleKey``'s bits 16–21 (inline flag, default colours, bold,
+    /// underline, inverse); bit 31: a written blank (`writtenBlankFlag`).
+    /// Every bit is in use.
     @usableFromInline var content: UInt32
-    /// The low 16 bits of the cell's ``StyleKey``: an id into the terminal's
-    /// style table (0 is the default style), or a palette pair.
+    /// The low 16 bits of the cell's ``StyleKey``: an id into its page's
+    /// style table (0 is the default style), or an inline style's colours.
     @usableFromInline var styleBits: UInt16
     /// Index into the hyperlink table; 0 is "no link".
     public var linkID: UInt16
@@ -37,22 +39,23 @@ public struct Cell: Equatable, Sendable {
     /// The ``Width`` bits in place: zero for a narrow cell.
     @usableFromInline static let widthMask: UInt32 = 3 << widthShift
     @usableFromInline static let protectedFlag: UInt32 = 1 << 24
-    @usableFromInline static let palettePairFlag: UInt32 = 1 << 25
-    /// Bit 26: a blank an erase wrote inside a line (ECH, EL 1, ED 1, ICH,
+    /// The ``StyleKey``'s bits above its low 16 (``StyleKey/inlineBits``), in place.
+    @usableFromInline static let inlineStyleMask: UInt32 = 0x3F << 25
+    /// Bit 31: a blank an erase wrote inside a line (ECH, EL 1, ED 1, ICH,
     /// DECIC, DECERA…) rather than one never written. It shows and reads as
     /// any blank; only DECRQCRA tells them apart, as xterm 379 counts such a
     /// cell as a space (0x20) and a never-written one as nothing.
-    @usableFromInline static let writtenBlankFlag: UInt32 = 1 << 26
-    /// From ``StyleKey/palettePairFlag`` (bit 16) to `palettePairFlag`.
-    @usableFromInline static let palettePairShift: UInt32 = 9
+    @usableFromInline static let writtenBlankFlag: UInt32 = 1 << 31
+    /// From ``StyleKey/inlineBits`` (bits 16–21) to `inlineStyleMask`.
+    @usableFromInline static let inlineStyleShift: UInt32 = 9
 
     /// The empty cell with the default style.
     public static let empty = Cell(content: 0, style: .default, linkID: 0)
 
-    /// A cell from its content word (without the palette-pair bit, which
-    /// comes from `style`).
+    /// A cell from its content word (without the style's bits, which come
+    /// from `style`).
     @inlinable init(content: UInt32, style: StyleKey, linkID: UInt16) {
-        self.content = content | (style.rawValue & StyleKey.palettePairFlag) << Cell.palettePairShift
+        self.content = content | (style.rawValue & StyleKey.inlineBits) << Cell.inlineStyleShift
         self.styleBits = UInt16(truncatingIfNeeded: style.rawValue)
         self.linkID = linkID
     }
@@ -82,18 +85,23 @@ public struct Cell: Equatable, Sendable {
     /// The cell as one word (content in the low half), as stored.
     @inlinable var bits: UInt64 { unsafeBitCast(self, to: UInt64.self) }
 
-    /// The cell's style: a style-table id or a palette pair.
+    /// The cell's style: a style-table id or an inline style.
     @inlinable var styleKey: StyleKey {
         get {
-            StyleKey(rawValue: UInt32(styleBits) | (content & Cell.palettePairFlag) >> Cell.palettePairShift)
+            StyleKey(rawValue: UInt32(styleBits) | (content & Cell.inlineStyleMask) >> Cell.inlineStyleShift)
         }
         set {
             styleBits = UInt16(truncatingIfNeeded: newValue.rawValue)
             content =
-                content & ~Cell.palettePairFlag
-                | (newValue.rawValue & StyleKey.palettePairFlag) << Cell.palettePairShift
+                content & ~Cell.inlineStyleMask
+                | (newValue.rawValue & StyleKey.inlineBits) << Cell.inlineStyleShift
         }
     }
+
+    /// True when the cell's style is an id in its page's table other than
+    /// the default's: an entry a compaction keeps and a copy to another page
+    /// interns.
+    @inlinable var namesTableStyle: Bool { content & Cell.inlineStyleMask == 0 && styleBits != 0 }
 
     /// The cell's role in wide-character layout.
     @inlinable public var width: Width {

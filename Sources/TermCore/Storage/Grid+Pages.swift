@@ -37,6 +37,7 @@ extension Grid {
     /// The key of `style` in page `page`. A full table is compacted first, so
     /// a key is always found (``PageTables``).
     mutating func styleKey(for style: Style, page: Int) -> StyleKey {
+        if let key = StyleKey(inline: style) { return key }  // the same in every page
         if let key = pages[page].styles.key(for: style) { return key }
         compactStyles(page: page)
         return pages[page].styles.key(for: style) ?? .default
@@ -57,6 +58,12 @@ extension Grid {
         if let id = pages[page].links.id(storedKey: key) { return id }
         compactLinks(page: page)
         return pages[page].links.id(storedKey: key) ?? 0
+    }
+
+    /// Appends the bytes link `id` of page `page` was made from to `buffer`
+    /// (read in place: the page's tables are not copied).
+    mutating func appendLinkKey(_ id: UInt16, page: Int, to buffer: inout [UInt8]) {
+        pages[page].links.withKey(id) { buffer.append(contentsOf: $0) }
     }
 
     /// `linkID(storedKey:page:)` for a key held as an array (the pen's).
@@ -116,7 +123,7 @@ extension Grid {
             sourcePage != page || source.compactions != pages[page].compactions
         else { return cell }
         var copy = cell
-        if !cell.styleKey.isPalettePair && cell.styleBits != 0 {
+        if cell.namesTableStyle {
             copy.styleKey = styleKey(for: source.style(of: cell), page: page)
         }
         if cell.linkID != 0 {
@@ -187,11 +194,11 @@ extension Grid {
         pages[page].styles = StyleTable()
         styles.compact(
             markUsed: { markUsed in
-                forEachCell(page: page) { cell in if !cell.styleKey.isPalettePair { markUsed(cell.styleBits) } }
+                forEachCell(page: page) { cell in if cell.namesTableStyle { markUsed(cell.styleBits) } }
             },
             renumber: { map in
                 forEachCell(page: page) { cell in
-                    if !cell.styleKey.isPalettePair {
+                    if cell.namesTableStyle {
                         cell.styleBits = UInt16(truncatingIfNeeded: map[Int(cell.styleBits)])
                     }
                 }

@@ -361,7 +361,18 @@ struct Grid {
     @inline(__always)
     mutating func clearRow(_ row: ScreenRow, with fill: BlankFill) {
         let slot = screenSlot(row)
-        let cell = blank(fill, page: slot >> pageShift)
+        clearSlot(slot, with: blank(fill, page: slot >> pageShift))
+    }
+
+    /// Fills screen row `row` with `cell`, which names no table entry (a
+    /// `BlankFill`'s shared cell), and clears its flags.
+    @inline(__always)
+    mutating func clearRow(_ row: ScreenRow, withShared cell: Cell) {
+        clearSlot(screenSlot(row), with: cell)
+    }
+
+    @inline(__always)
+    private func clearSlot(_ slot: Int, with cell: Cell) {
         Self.fill(storage.cells + slot * columns, with: cell, count: columns)
         storage.staleFrom[slot] = UInt16(truncatingIfNeeded: columns)
         resetRowMetadata(slot: slot)
@@ -417,6 +428,13 @@ struct Grid {
     mutating func scrollWholeScreenUpOneLine(fill: BlankFill) {
         Self.pushTopLine(zero: &zero, historyCount: &historyCount, limit: scrollbackLimit, slotCount: storage.slotCount)
         clearRow(ScreenRow(rows - 1), with: fill)
+    }
+
+    /// `scrollWholeScreenUpOneLine(fill:)` with a fill's shared cell.
+    @inline(__always)
+    mutating func scrollWholeScreenUpOneLine(sharedFill cell: Cell) {
+        Self.pushTopLine(zero: &zero, historyCount: &historyCount, limit: scrollbackLimit, slotCount: storage.slotCount)
+        clearRow(ScreenRow(rows - 1), withShared: cell)
     }
 
     /// The top row becomes the newest scrollback line, dropping the oldest

@@ -34,7 +34,7 @@ struct PageTables {
     /// intern those there.
     @inline(__always)
     static func namesEntries(_ cell: Cell) -> Bool {
-        (!cell.styleKey.isPalettePair && cell.styleBits != 0) || cell.linkID != 0 || cell.isCluster
+        cell.namesTableStyle || cell.linkID != 0 || cell.isCluster
     }
 }
 
@@ -49,8 +49,8 @@ struct PenValue {
 }
 
 /// The blank an erase or a scroll leaves: the pen's background, which each
-/// page names with an id of its own, unless it is the default background
-/// (no table entry, the same cell in every page).
+/// page names with an id of its own, unless it is the default or a palette
+/// colour (an inline style: no table entry, the same cell in every page).
 struct BlankFill {
     /// The style of the blank (only a background).
     let style: Style
@@ -69,6 +69,6 @@ struct BlankFill {
     init(erasing pen: Style) {
         let style = pen.erased
         self.style = style
-        sharedCell = style == Style() ? .empty : StyleKey(palettePair: style).map { Cell.blank(style: $0) }
+        sharedCell = StyleKey(inline: style).map { Cell.blank(style: $0) }
     }
 }

@@ -99,15 +99,27 @@ public struct Style: Hashable, Sendable {
     }
 }
 
-/// How a cell names its style: an id in the terminal's style table, or the
-/// style itself when it is only a foreground and a background from the
-/// 256-colour palette (`0x1_0000 | foreground << 8 | background`).
+/// How a cell names its style: an id in its page's style table, or the style
+/// itself when it is simple enough to fit in the key (an *inline* style).
 ///
-/// Colour-dense output gives cells thousands of such pairs (vtebench's
-/// dense_cells uses all 65,536): carried in the cell, they need no table
-/// entry and no lookup, and the table's 16-bit ids stay free for styles with
-/// attributes or direct colours. The cell keeps the key's bit 16 in its
-/// content word (`Cell.palettePairFlag`).
+/// An inline style has a foreground and a background that are each the
+/// default colour or one of the 256 palette colours, no underline colour,
+/// and no attributes but bold, a single underline and inverse (the VT100's
+/// renditions, with blink left out). That is what most coloured output uses:
+/// `ls`, `git`, compilers and pagers send `1`, `3x`, `4x`, `9x`, `38;5;n`
+/// and `0`; colour-dense output gives cells thousands of palette pairs
+/// (vtebench's dense_cells uses all 65,536). Carried in the cell, such a
+/// style needs no table entry and no lookup, means the same in every page
+/// (so writing in another page interns nothing for it), and SGR can change
+/// it arithmetically (`TerminalState.inlineApplied`). The table's 16-bit
+/// ids stay for styles with direct colours or other attributes.
+///
+/// Bits: 0–7 the background index, 8–15 the foreground index (or 0–15 the
+/// table id); 16 inline; 17 the foreground is the default, 18 the background
+/// is; 19 bold, 20 single underline, 21 inverse. A default colour's index
+/// bits are 0, and the default style is always table id 0 (never inline),
+/// so one style has one key. The cell keeps bits 16–21 in its content word
+/// (`Cell.inlineStyleMask`).
 @usableFromInline
 struct StyleKey: Hashable, Sendable {
     @usableFromInline let rawValue: UInt32
@@ -116,48 +128,75 @@ struct StyleKey: Hashable, Sendable {
 
     /// The default style (table id 0).
     static let `default` = StyleKey(rawValue: 0)
-    @usableFromInline static let palettePairFlag: UInt32 = 1 << 16
+    @usableFromInline static let inlineFlag: UInt32 = 1 << 16
+    static let defaultForeground: UInt32 = 1 << 17
+    static let defaultBackground: UInt32 = 1 << 18
+    static let bold: UInt32 = 1 << 19
+    static let underline: UInt32 = 1 << 20
+    static let inverse: UInt32 = 1 << 21
+    /// The bits above the 16 a table id uses.
+    @usableFromInline static let inlineBits: UInt32 = 0x3F_0000
+    /// The inline form of the default style, which is never a key itself:
+    /// what `TerminalState.inlineApplied` starts from and tests for.
+    static let inlineDefault: UInt32 = inlineFlag | defaultForeground | defaultBackground
 
     /// The key of the style with id `id` in the style table.
     @inlinable init(tableID id: UInt16) { rawValue = UInt32(id) }
 
-    /// The key of `style` when it is a palette foreground and background and
-    /// nothing else; nil otherwise.
+    /// The key of `style` when it needs no table: an inline style, or the
+    /// default style (id 0); nil otherwise.
     @inline(__always)
-    init?(palettePair style: Style) {
-        // Kind 1 (indexed) in both colours' top byte (Color.packed), and no
-        // attribute, underline or underline colour.
-        guard style.foreground.packed >> 24 == 1, style.background.packed >> 24 == 1,
-            style.underlineColor.packed == 0, style.flags.rawValue == 0, style.underline == .none
+    init?(inline style: Style) {
+        // Colour kinds (Color.packed's top byte): 0 default, 1 indexed.
+        let foreground = style.foreground.packed
+        let background = style.background.packed
+        let flags = UInt32(style.flags.rawValue)
+        let foregroundKind = foreground >> 24
+        let backgroundKind = background >> 24
+        guard foregroundKind | backgroundKind <= 1, style.underlineColor.packed == 0,
+            flags & ~UInt32(Style.Flags.bold.rawValue | Style.Flags.inverse.rawValue) == 0,
+            style.underline.rawValue <= Style.Underline.single.rawValue
         else { return nil }
-        rawValue = Self.palettePairFlag | (style.foreground.packed & 0xFF) << 8 | style.background.packed & 0xFF
+        let raw =
+            Self.inlineFlag | (foreground & 0xFF) << 8 | background & 0xFF
+            | (foregroundKind ^ 1) << 17 | (backgroundKind ^ 1) << 18 | (flags & 1) << 19
+            | UInt32(style.underline.rawValue) << 20 | (flags >> 4 & 1) << 21
+        rawValue = raw == Self.inlineDefault ? 0 : raw
     }
 
-    /// True when the key is a palette pair rather than a table id.
-    @inlinable var isPalettePair: Bool { rawValue & Self.palettePairFlag != 0 }
+    /// True when the key is an inline style rather than a table id.
+    @inlinable var isInline: Bool { rawValue & Self.inlineFlag != 0 }
 
-    /// The table id, for a key that is not a palette pair.
+    /// The table id, for a key that is not inline.
     @inlinable var tableID: UInt16 { UInt16(truncatingIfNeeded: rawValue) }
 
     /// The style the key names, with `styles` the table's styles by id.
     @inline(__always)
     func style(in styles: [Style]) -> Style {
-        isPalettePair ? paletteStyle : styles[Int(tableID)]
+        isInline ? inlineStyle : styles[Int(tableID)]
     }
 
-    /// The style a palette-pair key names.
-    /// - Precondition: `isPalettePair`.
+    /// The style an inline key names.
+    /// - Precondition: `isInline`.
     @inline(__always)
-    var paletteStyle: Style {
-        Style(
-            foreground: .indexed(UInt8(truncatingIfNeeded: rawValue >> 8)),
-            background: .indexed(UInt8(truncatingIfNeeded: rawValue)))
+    var inlineStyle: Style {
+        var style = Style()
+        if rawValue & Self.defaultForeground == 0 {
+            style.foreground = .indexed(UInt8(truncatingIfNeeded: rawValue >> 8))
+        }
+        if rawValue & Self.defaultBackground == 0 {
+            style.background = .indexed(UInt8(truncatingIfNeeded: rawValue))
+        }
+        if rawValue & Self.bold != 0 { style.flags.insert(.bold) }
+        if rawValue & Self.inverse != 0 { style.flags.insert(.inverse) }
+        if rawValue & Self.underline != 0 { style.underline = .single }
+        return style
     }
 }
 
 /// Interns styles: each distinct style is stored once and cells refer to it by
 /// a 16-bit id. Id 0 is always the default style, so a default cell needs no
-/// lookup at all. Palette pairs never enter the table (``StyleKey``).
+/// lookup at all. Inline styles never enter the table (``StyleKey``).
 ///
 /// The index is an open-addressing table keyed by the style packed into two
 /// words with a multiplicative hash: SGR-heavy output looks a style up for
@@ -193,10 +232,10 @@ struct StyleTable {
         return Int(truncatingIfNeeded: mixed ^ (mixed >> 29))
     }
 
-    /// The key of `style`, adding it to the table if it is new and not a
-    /// palette pair; nil when the table is full.
+    /// The key of `style`, adding it to the table if it is new and not
+    /// inline; nil when the table is full.
     mutating func key(for style: Style) -> StyleKey? {
-        if let pair = StyleKey(palettePair: style) { return pair }
+        if let key = StyleKey(inline: style) { return key }
         return indexedID(Self.packed(style), style).map(StyleKey.init(tableID:))
     }
 

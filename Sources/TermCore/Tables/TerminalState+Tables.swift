@@ -29,7 +29,7 @@ extension TerminalState {
             // ids free, so the second pass compacts nothing).
             compactions = active.compactionCount
             penKey = active.styleKey(for: pen, page: page)
-            penLink = penTarget.map { active.linkID(storedKey: $0, page: page) } ?? 0
+            penLink = penHasLink ? active.linkID(storedKey: penLinkBytes, page: page) : 0
         } while active.compactionCount != compactions
         active.penPage = page
         cachedEraseKey = nil
@@ -96,15 +96,12 @@ extension TerminalState {
             return
         }
         let compacted = active.compactionCount != compactions
-        if penLink == id && penTarget != nil && !compacted { return }  // the link it has
-        // The pen's bytes are copied into the buffer it held before, so that
-        // a new link costs no allocation.
-        var target = penTarget ?? retiredPenTarget
-        penTarget = nil
-        retiredPenTarget = []
-        target.removeAll(keepingCapacity: true)
-        active.pages[page].links.withKey(id) { target.append(contentsOf: $0) }
-        penTarget = target
+        if penLink == id && penHasLink && !compacted { return }  // the link it has
+        // The pen's bytes are copied into the buffer it keeps, so that a new
+        // link costs no allocation.
+        penLinkBytes.removeAll(keepingCapacity: true)
+        active.appendLinkKey(id, page: page, to: &penLinkBytes)
+        penHasLink = true
         penLink = id
         // Compacting the links renumbered the page's ids: the grid has
         // unbound the pen, and every binding is taken again at the next write.
@@ -113,13 +110,17 @@ extension TerminalState {
     /// Makes `target` (a link's bytes, or nil for none) the pen's link; its
     /// id in a page is taken when the pen is bound there next.
     mutating func setPenTarget(_ target: [UInt8]?) {
-        guard target != penTarget else { return }
-        if target == nil, let old = penTarget { retiredPenTarget = old }
-        penTarget = target
-        if target == nil {
-            penLink = 0
-        } else {
-            active.penPage = -1  // rebinds at the next write
+        guard let target else {
+            if penHasLink {
+                penHasLink = false
+                penLink = 0
+            }
+            return
         }
+        if penHasLink && target == penLinkBytes { return }
+        penLinkBytes.removeAll(keepingCapacity: true)
+        penLinkBytes.append(contentsOf: target)
+        penHasLink = true
+        active.penPage = -1  // rebinds at the next write
     }
 }
