@@ -31,7 +31,7 @@ swift build --build-tests --sanitize=address --scratch-path .build/sanitize-addr
 LSAN_OPTIONS="suppressions=$PWD/Tests/Sanitizers/lsan.supp" \
     swift test --skip-build --sanitize=address --scratch-path .build/sanitize-address \
     --filter 'VTParserTests|TermCoreTests|TermRenderTests'
-step "ThreadSanitizer: TermAttach, snapshots and embedding suites"
+step "ThreadSanitizer: TermAttach, snapshots, the locked terminal and embedding suites"
 swift build --build-tests --sanitize=thread --scratch-path .build/sanitize-thread
 # The hostile-server suite bounds a release-like CLI's resident size and
 # wall time (under 100 MiB, exit by 11 s); a ThreadSanitizer build of it is
@@ -39,5 +39,5 @@ swift build --build-tests --sanitize=thread --scratch-path .build/sanitize-threa
 # figures are printed as not measured and only the behaviour is checked (the
 # plain step above measures them).
 TERMENGINE_SANITIZER=thread swift test --skip-build --sanitize=thread --scratch-path .build/sanitize-thread \
-    --filter 'TermAttachTests|EmbeddingTests|SnapshotTests'
+    --filter 'TermAttachTests|EmbeddingTests|SnapshotTests|ConcurrentRenderingTests|EmbedderInputTests|LockedTerminalTests|DrainedOutputTests|InputRecipeTests'
 step "done"

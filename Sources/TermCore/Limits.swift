@@ -120,6 +120,16 @@ enum Limits {
     /// The most events collected in one feed: bells and titles by the
     /// thousand are a flood; later ones are dropped and counted.
     static let eventsPerFeed = 1024
+    /// The most reply bytes queued for ``Terminal/drainReplies()`` and not
+    /// yet drained: one feed's worth, so an embedder that never drains holds
+    /// no more than one feed may make a closure receive, and one that drains
+    /// after every feed loses nothing. Later replies are dropped whole and
+    /// counted (the oldest kept: a program reads its answers in order).
+    static let queuedReplyBytes = replyBytesPerFeed
+    /// The most events queued for ``Terminal/drainEvents()`` and not yet
+    /// drained: one feed's worth, for the same reasons; later ones are
+    /// dropped and counted.
+    static let queuedEvents = eventsPerFeed
 
     // MARK: Caches (fixed size, allocated once)
 

@@ -60,7 +60,7 @@ enum DumpCommand {
 
     static func feed(_ terminal: Terminal, _ bytes: ArraySlice<UInt8>, onlcr: Bool) {
         if onlcr {
-            terminal.feed(translateNewlines(Array(bytes)))
+            terminal.feed(LineDiscipline.onlcr(bytes))
         } else {
             terminal.feed(bytes)
         }

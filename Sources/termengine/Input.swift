@@ -31,14 +31,3 @@ func readInput(_ path: String) throws -> [UInt8] {
     }
     return bytes
 }
-
-/// LF → CR LF, as a PTY's line discipline does with ONLCR.
-func translateNewlines(_ bytes: [UInt8]) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count + bytes.count / 16)
-    for byte in bytes {
-        if byte == 0x0A { out.append(0x0D) }
-        out.append(byte)
-    }
-    return out
-}

@@ -67,7 +67,6 @@ struct EmbedderInputTests {
     /// 3,000 here while the scrollback was growing: before, `lines(of:)`
     /// trapped on them.)
     @Test func theViewportRecipeUnderConcurrentFeedingShowsConsecutiveLines() async {
-        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
         let shared = LockedTerminal(Terminal(columns: 30, rows: 5, scrollback: 100_000))
         // A full screen first: only the cursor's row is ever blank.
         shared.feed(Array((0..<10).map { "line \($0)\r\n" }.joined().utf8))

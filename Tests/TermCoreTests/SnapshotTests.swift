@@ -98,7 +98,6 @@ struct SnapshotTests {
     }
 
     @Test func snapshotsAreReadWhileAnotherThreadFeeds() async {
-        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
         let shared = LockedTerminal(Terminal(columns: 40, rows: 10))
         let lines = (0..<2000).map { Array("line \($0) \(CSI)3\($0 % 8)mcolour\(CSI)0m\r\n".utf8) }
         await withTaskGroup(of: Int.self) { group in

@@ -9,7 +9,6 @@ struct Frame {
     var dirtyRows: [Int]
 }
 
-@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 final class TerminalModel: @unchecked Sendable {
     let terminal = LockedTerminal(Terminal(columns: 80, rows: 24))
     private var last: Snapshot?
@@ -32,7 +31,6 @@ func colors(of run: StyleRun, in snapshot: Snapshot) -> (foreground: RGB, backgr
 @Suite("Embedding guide")
 struct EmbeddingTests {
     @Test func frameLoopRedrawsOnlyWhatChanged() {
-        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
         let model = TerminalModel()
         #expect(model.nextFrame()?.dirtyRows.count == 24)
         #expect(model.nextFrame() == nil)
@@ -53,7 +51,6 @@ struct ConcurrentRenderingTests {
     /// Snapshots taken through the lock are rendered on another thread while
     /// feeding goes on (run under `swift test --sanitize=thread`).
     @Test func snapshotsRenderOnAnotherThreadWhileFeeding() async {
-        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
         let shared = LockedTerminal(Terminal(columns: 40, rows: 10, scrollback: 100))
         let lines = (0..<1500).map { Array("line \($0) \u{1B}[3\($0 % 8)m漢字 colour\u{1B}[0m\r\n".utf8) }
         await withTaskGroup(of: Int.self) { group in

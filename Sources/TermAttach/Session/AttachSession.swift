@@ -108,7 +108,6 @@ public actor AttachSession {
     private var droppedAnswers = 0
     private var lastTelemetry: Telemetry?
     private var lastStatus: SessionStatus?
-    private let replies = ReplyBuffer()
 
     /// A session that has not started; call ``start()``.
     public init(
@@ -123,9 +122,9 @@ public actor AttachSession {
         currentID = configuration.sessionID
         terminal = Terminal(
             columns: configuration.columns, rows: configuration.rows, scrollback: configuration.scrollback)
-        if configuration.answersQueries {
-            terminal.writeBack = { [replies] in replies.append($0) }
-        }
+        // Queued, not a closure: the actor drains them after each feed and
+        // sends them before any input that comes later.
+        terminal.queuesReplies = configuration.answersQueries
         (events, eventSink) = AsyncStream.makeStream(
             of: Event.self, bufferingPolicy: .bufferingNewest(Self.eventBufferLimit))
         (screenUpdates, screenSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -346,10 +345,8 @@ public actor AttachSession {
             if awaitingReplay {
                 awaitingReplay = false
                 terminal.reset()
-                // reset() also forgets that replies are wanted: set the receiver again.
-                terminal.writeBack = terminal.writeBack
                 bytes.withUnsafeBufferPointer { terminal.feed($0) }
-                _ = replies.take()
+                _ = terminal.drainReplies()
                 eventSink.yield(.replayed(byteCount: bytes.count))
             } else {
                 bytes.withUnsafeBufferPointer { terminal.feed($0) }
@@ -422,7 +419,7 @@ public actor AttachSession {
     /// back as input, as a browser's terminal does. Answers to queries inside
     /// a replay are dropped: they were answered when the output was live.
     private func forwardReplies(on channel: any MessageChannel) async throws(AttachError) {
-        let bytes = replies.take()
+        let bytes = terminal.drainReplies()
         guard !bytes.isEmpty else { return }
         await sendWhileReceiving(try encode(.input(String(decoding: bytes, as: UTF8.self))), on: channel)
     }
@@ -438,22 +435,5 @@ public actor AttachSession {
         } catch {
             if pendingFailure == nil { pendingFailure = error }
         }
-    }
-}
-
-/// Collects the terminal's answers to queries between two feeds.
-final class ReplyBuffer {
-    /// Answers beyond this are dropped (a flood of queries in one frame).
-    static let limit = 64 * 1024
-    private var bytes: [UInt8] = []
-
-    func append(_ reply: [UInt8]) {
-        guard bytes.count + reply.count <= Self.limit else { return }
-        bytes += reply
-    }
-
-    func take() -> [UInt8] {
-        defer { bytes.removeAll(keepingCapacity: true) }
-        return bytes
     }
 }

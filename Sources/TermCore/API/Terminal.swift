@@ -44,6 +44,12 @@ public final class Terminal {
         public var droppedReplies = 0
         /// Events dropped because one feed produced more than 1,024.
         public var droppedEvents = 0
+        /// Replies not queued because the queue already held 64 KiB not yet
+        /// drained (``Terminal/queuesReplies``).
+        public var droppedQueuedReplies = 0
+        /// Events not queued because the queue already held 1,024 not yet
+        /// drained (``Terminal/queuesEvents``).
+        public var droppedQueuedEvents = 0
         /// OSC 8 links ignored for a URI over 4 KiB.
         public var droppedHyperlinks = 0
         /// OSC 8 `id=` parameters over 250 bytes, ignored (the link is kept
@@ -100,17 +106,29 @@ public final class Terminal {
     // MARK: Feeding
 
     /// Processes output bytes from the program, then delivers the replies to
-    /// ``writeBack`` and the events to ``onEvent``.
+    /// ``writeBack`` and the events to ``onEvent`` (or queues them, see
+    /// ``queuesReplies`` and ``queuesEvents``).
     /// - Complexity: O(n) in the number of bytes.
     public func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
         changedSinceSnapshot = true
+        // What earlier feeds queued does not count against this feed's bounds.
+        state.queuedReplyBytes = state.replies.count
+        state.queuedEventCount = state.events.count
         parser.feed(bytes, into: &state)
         assert(state.invariantViolations().isEmpty, "after a feed: \(state.invariantViolations())")
         deliver()
     }
 
-    /// Processes output bytes from any contiguous collection.
-    public func feed<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+    /// Processes raw output bytes (a buffer from `read(2)`, `Data`'s
+    /// `withUnsafeBytes`).
+    public func feed(_ bytes: UnsafeRawBufferPointer) {
+        bytes.withMemoryRebound(to: UInt8.self) { feed($0) }
+    }
+
+    /// Processes output bytes from any sequence: `[UInt8]`,
+    /// `ArraySlice<UInt8>`, Foundation's `Data`… Contiguous storage is read in
+    /// place; any other sequence is copied into an array first.
+    public func feed(_ bytes: some Sequence<UInt8>) {
         // Through the buffer overload, whose parser loop is specialised here:
         // this generic entry point is not, when called from another module.
         let fed: Void? = bytes.withContiguousStorageIfAvailable { feed($0) }
@@ -120,15 +138,71 @@ public final class Terminal {
     // MARK: Side effects
 
     /// Receives the bytes the terminal answers queries with (DA, DSR, DECRQM,
-    /// colour queries…), to be written to the program's input. With no
-    /// receiver, queries go unanswered and nothing is collected.
+    /// colour queries…), to be written to the program's input: once after
+    /// each feed that produced any, with all of that feed's replies in order.
+    /// With no receiver (and ``queuesReplies`` off), queries go unanswered
+    /// and nothing is collected.
     public var writeBack: (([UInt8]) -> Void)? {
-        didSet { state.wantsReplies = writeBack != nil }
+        didSet { updateListeners() }
     }
 
-    /// Receives ``TerminalEvent``s (bell, title, notifications, clipboard…).
+    /// Receives ``TerminalEvent``s (bell, title, notifications, clipboard…),
+    /// one call per event, in order, after each feed.
     public var onEvent: ((TerminalEvent) -> Void)? {
-        didSet { state.wantsEvents = onEvent != nil }
+        didSet { updateListeners() }
+    }
+
+    /// Keeps replies for ``drainReplies()`` instead of calling ``writeBack``:
+    /// for an owner that must write them in order with its own input (an
+    /// actor, which would otherwise hop out of a closure through a `Task` and
+    /// could send a reply after a key typed later). Off by default.
+    ///
+    /// The drained bytes are those ``writeBack`` would have received, in the
+    /// same order, its calls joined. Each feed keeps its bound
+    /// (64 KiB of replies, `counters.droppedReplies`), and the queue holds at
+    /// most what one feed may produce: past 64 KiB not yet drained, further
+    /// replies are dropped whole and counted in `counters.droppedQueuedReplies`
+    /// (the oldest are kept, as a program reads its answers in order). An
+    /// owner that drains after every feed loses nothing a closure would get.
+    /// Replies still queued when it is turned off go to ``writeBack`` after
+    /// the next feed.
+    public var queuesReplies = false {
+        didSet { updateListeners() }
+    }
+
+    /// Keeps events for ``drainEvents()`` instead of calling ``onEvent``.
+    /// Off by default. As with ``queuesReplies``: the same events in the
+    /// same order, each feed bounded (1,024, `counters.droppedEvents`), and
+    /// at most 1,024 waiting to be drained, later ones dropped and counted
+    /// in `counters.droppedQueuedEvents` (the state they report, such as the
+    /// title, can still be read from the terminal).
+    public var queuesEvents = false {
+        didSet { updateListeners() }
+    }
+
+    /// The replies queued since the last drain (``queuesReplies``), in order,
+    /// and empties the queue: write them to the program. Empty when nothing
+    /// is queued.
+    /// - Complexity: O(1): the queue's storage is handed over.
+    public func drainReplies() -> [UInt8] {
+        var drained: [UInt8] = []
+        swap(&drained, &state.replies)
+        return drained
+    }
+
+    /// The events queued since the last drain (``queuesEvents``), in order,
+    /// and empties the queue.
+    /// - Complexity: O(1): the queue's storage is handed over.
+    public func drainEvents() -> [TerminalEvent] {
+        var drained: [TerminalEvent] = []
+        swap(&drained, &state.events)
+        return drained
+    }
+
+    /// Collect replies and events only when someone takes them.
+    private func updateListeners() {
+        state.wantsReplies = writeBack != nil || queuesReplies
+        state.wantsEvents = onEvent != nil || queuesEvents
     }
 
     /// Whether OSC 52 clipboard reads are passed on as
@@ -154,11 +228,19 @@ public final class Terminal {
         set { state.reflowsOnResize = newValue }
     }
 
-    /// Answers an OSC 52 read request with the clipboard's content.
+    /// Answers an OSC 52 read request with the clipboard's content: to
+    /// ``writeBack`` at once, or, with ``queuesReplies``, after the replies
+    /// already queued (the embedder's own answer, so not held to the queue's
+    /// bound).
     public func answerClipboardRead(selection: String, data: [UInt8]) {
-        guard writeBack != nil else { return }
+        guard writeBack != nil || queuesReplies else { return }
         let encoded = Data(data).base64EncodedString()
-        writeBack?(Array("\u{1B}]52;\(selection);\(encoded)\u{1B}\\".utf8))
+        let answer = Array("\u{1B}]52;\(selection);\(encoded)\u{1B}\\".utf8)
+        if queuesReplies {
+            state.replies += answer
+        } else {
+            writeBack?(answer)
+        }
     }
 
     /// The colours indexed and default colours resolve to. Programs may change
@@ -182,12 +264,12 @@ public final class Terminal {
     }
 
     private func deliver() {
-        if !state.replies.isEmpty {
+        if !queuesReplies, !state.replies.isEmpty {
             let replies = state.replies
             state.replies.removeAll(keepingCapacity: true)
             writeBack?(replies)
         }
-        if !state.events.isEmpty {
+        if !queuesEvents, !state.events.isEmpty {
             let events = state.events
             state.events.removeAll(keepingCapacity: true)
             for event in events { onEvent?(event) }
@@ -213,6 +295,10 @@ public final class Terminal {
         state = TerminalState(columns: columns, rows: rows, scrollback: previous.primary.scrollbackLimit)
         state.wantsReplies = previous.wantsReplies
         state.wantsEvents = previous.wantsEvents
+        // Queued replies and events were produced before the reset, as a
+        // closure would already have received them: still to be drained.
+        state.replies = previous.replies
+        state.events = previous.events
         state.allowsClipboardRead = previous.allowsClipboardRead
         state.reflowsOnResize = previous.reflowsOnResize
         state.palette = configuredPalette

@@ -1,8 +1,9 @@
 /// Something the program asked of the terminal that the embedder may act on.
 ///
 /// Events are delivered after each ``Terminal/feed(_:)-(UnsafeBufferPointer<UInt8>)``
-/// call, in order, to ``Terminal/onEvent``. None is required: with no handler
-/// they are dropped.
+/// call, in order, to ``Terminal/onEvent``, or queued for
+/// ``Terminal/drainEvents()`` with ``Terminal/queuesEvents`` on. None is
+/// required: with neither they are not collected.
 public enum TerminalEvent: Equatable, Sendable {
     /// BEL.
     case bell

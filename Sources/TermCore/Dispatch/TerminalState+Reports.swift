@@ -2,7 +2,8 @@ import VTParser
 
 // Replies to queries (xterm ctlseqs: DA, DSR, DECRQM, DECRQSS, XTVERSION,
 // XTWINOPS, DECRQCRA, OSC colour queries). Replies are collected during a feed
-// and written back by `Terminal` after it, only when the embedder listens.
+// and written back by `Terminal` after it, or kept for the embedder to drain,
+// only when the embedder listens.
 
 /// A DCS whose data the terminal collects, with a bound
 /// (``Limits/decrqssBytes``).
@@ -14,23 +15,33 @@ struct DCSRequest {
 
 extension TerminalState {
     /// Collects a reply, or drops and counts it past
-    /// ``Limits/replyBytesPerFeed`` bytes in this feed.
+    /// ``Limits/replyBytesPerFeed`` bytes in this feed, or past
+    /// ``Limits/queuedReplyBytes`` waiting to be drained.
     mutating func reply(_ text: String) {
         guard wantsReplies else { return }
         let bytes = text.utf8
-        guard replies.count + bytes.count <= Limits.replyBytesPerFeed else {
+        guard replies.count - queuedReplyBytes + bytes.count <= Limits.replyBytesPerFeed else {
             counters.droppedReplies += 1
+            return
+        }
+        guard replies.count + bytes.count <= Limits.queuedReplyBytes else {
+            counters.droppedQueuedReplies += 1
             return
         }
         replies.append(contentsOf: bytes)
     }
 
     /// Collects an event, or drops and counts it past
-    /// ``Limits/eventsPerFeed`` events in this feed.
+    /// ``Limits/eventsPerFeed`` events in this feed, or past
+    /// ``Limits/queuedEvents`` waiting to be drained.
     mutating func emit(_ event: TerminalEvent) {
         guard wantsEvents else { return }
-        guard events.count < Limits.eventsPerFeed else {
+        guard events.count - queuedEventCount < Limits.eventsPerFeed else {
             counters.droppedEvents += 1
+            return
+        }
+        guard events.count < Limits.queuedEvents else {
+            counters.droppedQueuedEvents += 1
             return
         }
         events.append(event)

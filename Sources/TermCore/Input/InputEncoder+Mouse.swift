@@ -9,7 +9,8 @@ extension InputEncoder {
     /// coordinate in two UTF-8 bytes, up to U+07FF (`EXT_MOUSE_LIMIT`).
     static let utf8CoordinateLimit = 2015
 
-    /// The report of a mouse event, or nil when the modes do not report it.
+    /// The report of a mouse event, or empty (nothing to send) when the modes
+    /// do not report it.
     ///
     /// Tracking (what is reported):
     /// - X10 (?9): presses of buttons 1–3, with no modifiers.
@@ -20,36 +21,36 @@ extension InputEncoder {
     /// Encoding (how), with the button code `b` = button (0–2, 3 for a
     /// legacy release or no button, 64–67 the wheel, 128–131 buttons 8–11)
     /// + Shift 4 + Alt 8 + Control 16 + motion 32, and 1-based `x`, `y`:
-    /// - legacy: `CSI M` and the bytes 32 + b, 32 + x, 32 + y; nil past 223,
+    /// - legacy: `CSI M` and the bytes 32 + b, 32 + x, 32 + y; empty past 223,
     ///   which a byte cannot carry (xterm instead clamps to 223 and sends a
     ///   NUL byte as a past-the-end marker).
-    /// - UTF-8 (?1005): the same numbers as UTF-8 characters; nil past 2015.
+    /// - UTF-8 (?1005): the same numbers as UTF-8 characters; empty past 2015.
     /// - SGR (?1006): `CSI < b ; x ; y M`, or `m` for a release, which keeps
     ///   the released button's number.
     /// - urxvt (?1015): `CSI 32 + b ; x ; y M`.
-    /// - SGR-pixels (?1016): as SGR with the 1-based pixel position; nil
+    /// - SGR-pixels (?1016): as SGR with the 1-based pixel position; empty
     ///   without ``MouseEvent/pixel``.
     ///
     /// Without tracking, alternate scroll (?1007) turns a wheel click on
     /// the alternate screen into the Up or Down key.
     /// - Complexity: O(1).
-    public func encode(_ mouse: MouseEvent) -> [UInt8]? {
+    public func encode(_ mouse: MouseEvent) -> [UInt8] {
         let button = mouse.button
         switch modes.mouseTracking {
         case .none:
             return alternateScroll(mouse)
         case .x10:
-            guard mouse.action == .press, [.left, .middle, .right].contains(button) else { return nil }
+            guard mouse.action == .press, [.left, .middle, .right].contains(button) else { return [] }
         case .normal:
-            guard mouse.action != .motion else { return nil }
+            guard mouse.action != .motion else { return [] }
         case .buttonEvent:
-            guard mouse.action != .motion || button != .none else { return nil }
+            guard mouse.action != .motion || button != .none else { return [] }
         case .anyEvent:
             break
         }
         // The wheel clicks: no release, no drag; a press needs a button.
-        if button.isWheel && mouse.action != .press { return nil }
-        if button == .none && mouse.action != .motion { return nil }
+        if button.isWheel && mouse.action != .press { return [] }
+        if button == .none && mouse.action != .motion { return [] }
 
         let sgr = modes.mouseEncoding == .sgr || modes.mouseEncoding == .sgrPixels
         var code = button.code
@@ -70,11 +71,11 @@ extension InputEncoder {
         writer.csi()
         switch modes.mouseEncoding {
         case .legacy:
-            guard x <= Self.legacyCoordinateLimit && y <= Self.legacyCoordinateLimit else { return nil }
+            guard x <= Self.legacyCoordinateLimit && y <= Self.legacyCoordinateLimit else { return [] }
             writer.ascii("M")
             for value in [code, x, y] { writer.byte(UInt8(32 + value)) }
         case .utf8:
-            guard x <= Self.utf8CoordinateLimit && y <= Self.utf8CoordinateLimit else { return nil }
+            guard x <= Self.utf8CoordinateLimit && y <= Self.utf8CoordinateLimit else { return [] }
             writer.ascii("M")
             for value in [code, x, y] { writer.scalar(Unicode.Scalar(UInt32(32 + value))!) }
         case .urxvt:
@@ -86,7 +87,7 @@ extension InputEncoder {
             writer.ascii("M")
         case .sgr, .sgrPixels:
             if modes.mouseEncoding == .sgrPixels {
-                guard let pixel = mouse.pixel else { return nil }
+                guard let pixel = mouse.pixel else { return [] }
                 x = max(0, pixel.x) + 1
                 y = max(0, pixel.y) + 1
             }
@@ -105,12 +106,12 @@ extension InputEncoder {
     /// mouse tracking, a wheel click up or down on the alternate screen is
     /// sent as one press of the Up or Down key (in the cursor key mode in
     /// force), so pagers and editors scroll.
-    func alternateScroll(_ mouse: MouseEvent) -> [UInt8]? {
-        guard modes.alternateScroll, isAlternateScreen, mouse.action == .press else { return nil }
+    func alternateScroll(_ mouse: MouseEvent) -> [UInt8] {
+        guard modes.alternateScroll, isAlternateScreen, mouse.action == .press else { return [] }
         switch mouse.button {
         case .wheelUp: return encode(KeyEvent(.up))
         case .wheelDown: return encode(KeyEvent(.down))
-        default: return nil
+        default: return []
         }
     }
 }

@@ -5,6 +5,11 @@
 /// ``Terminal/inputEncoder``) after feeding output and before encoding input,
 /// since every feed may change the modes.
 ///
+/// Every encoding returns `[UInt8]`, empty when there is nothing to send (a
+/// key release outside the kitty protocol, a mouse event the tracking mode
+/// does not report, focus without ?1004, a paste's brackets without ?2004):
+/// a front end writes whatever comes back, and an empty write is none.
+///
 /// ```swift
 /// let bytes = terminal.inputEncoder.encode(KeyEvent(.up, modifiers: .shift))
 /// // "\e[1;2A"
@@ -33,10 +38,10 @@ public struct InputEncoder: Equatable, Sendable {
     // MARK: Focus
 
     /// The focus report for gaining (`true`) or losing focus: `CSI I` or
-    /// `CSI O` (xterm ctlseqs, "FocusIn/FocusOut", mode 1004), or nil when
-    /// the program did not ask for focus reports.
-    public func focus(_ focused: Bool) -> [UInt8]? {
-        guard modes.focusEvents else { return nil }
+    /// `CSI O` (xterm ctlseqs, "FocusIn/FocusOut", mode 1004), or empty
+    /// (nothing to send) when the program did not ask for focus reports.
+    public func focus(_ focused: Bool) -> [UInt8] {
+        guard modes.focusEvents else { return [] }
         return [0x1B, 0x5B, focused ? 0x49 : 0x4F]
     }
 

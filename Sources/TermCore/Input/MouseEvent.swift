@@ -81,9 +81,13 @@ public struct MouseEvent: Hashable, Sendable {
 /// the pointer reaches another cell — another pixel under ?1016 — as
 /// xterm's EditorButton does).
 ///
+/// Each call returns the report to send, empty when there is none (the
+/// tracking mode does not report the event, or the pointer stayed in its
+/// cell); an empty report leaves the last reported position as it was.
+///
 /// ```swift
 /// var pointer = MouseTracker()
-/// if let bytes = pointer.press(.left, at: cell, encoder: terminal.inputEncoder) { write(bytes) }
+/// write(pointer.press(.left, at: cell, encoder: terminal.inputEncoder))
 /// ```
 public struct MouseTracker: Hashable, Sendable {
     /// Buttons held now, in press order.
@@ -98,7 +102,7 @@ public struct MouseTracker: Hashable, Sendable {
     public mutating func press(
         _ button: MouseEvent.Button, at position: ScreenPosition, pixel: PixelPosition? = nil,
         modifiers: KeyModifiers = [], encoder: InputEncoder
-    ) -> [UInt8]? {
+    ) -> [UInt8] {
         if !button.isWheel && button != .none && !heldButtons.contains(button) { heldButtons.append(button) }
         return report(MouseEvent(.press, button, at: position, pixel: pixel, modifiers: modifiers), encoder)
     }
@@ -107,7 +111,7 @@ public struct MouseTracker: Hashable, Sendable {
     public mutating func release(
         _ button: MouseEvent.Button, at position: ScreenPosition, pixel: PixelPosition? = nil,
         modifiers: KeyModifiers = [], encoder: InputEncoder
-    ) -> [UInt8]? {
+    ) -> [UInt8] {
         heldButtons.removeAll { $0 == button }
         return report(MouseEvent(.release, button, at: position, pixel: pixel, modifiers: modifiers), encoder)
     }
@@ -117,11 +121,11 @@ public struct MouseTracker: Hashable, Sendable {
     public mutating func move(
         to position: ScreenPosition, pixel: PixelPosition? = nil, modifiers: KeyModifiers = [],
         encoder: InputEncoder
-    ) -> [UInt8]? {
+    ) -> [UInt8] {
         let samePlace =
             encoder.modes.mouseEncoding == .sgrPixels
             ? pixel != nil && pixel == lastReportedPixel : position == lastReported
-        if samePlace { return nil }
+        if samePlace { return [] }
         let held = MouseEvent.Button.allCases.first { heldButtons.contains($0) } ?? .none
         return report(MouseEvent(.motion, held, at: position, pixel: pixel, modifiers: modifiers), encoder)
     }
@@ -130,8 +134,9 @@ public struct MouseTracker: Hashable, Sendable {
     /// the pointer leaves the window).
     public mutating func reset() { self = MouseTracker() }
 
-    private mutating func report(_ event: MouseEvent, _ encoder: InputEncoder) -> [UInt8]? {
-        guard let bytes = encoder.encode(event) else { return nil }
+    private mutating func report(_ event: MouseEvent, _ encoder: InputEncoder) -> [UInt8] {
+        let bytes = encoder.encode(event)
+        guard !bytes.isEmpty else { return [] }
         lastReported = event.position
         lastReportedPixel = event.pixel
         return bytes

@@ -146,10 +146,16 @@ struct TerminalState {
     /// Bytes to write back to the program (replies to queries), and events for
     /// the embedder, both collected during a feed and delivered after it.
     /// Nothing is collected while nobody listens.
+    /// With ``Terminal/queuesReplies`` and ``Terminal/queuesEvents`` they
+    /// stay here across feeds until drained; `queuedReplyBytes` and
+    /// `queuedEventCount` are what earlier feeds left, so that each feed's
+    /// own bound counts only what it adds.
     var replies: [UInt8] = []
     var wantsReplies = false
     var events: [TerminalEvent] = []
     var wantsEvents = false
+    var queuedReplyBytes = 0
+    var queuedEventCount = 0
 
     /// The 256-colour palette and the special colours, for OSC 4/10/11/12.
     var palette = Palette()

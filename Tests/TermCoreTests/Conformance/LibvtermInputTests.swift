@@ -141,22 +141,22 @@ struct LibvtermInputTests {
         case "PASTE":
             return words[0] == "START" ? encoder.pasteStart : encoder.pasteEnd
         case "FOCUS":
-            return encoder.focus(words[0] == "IN") ?? []
+            return encoder.focus(words[0] == "IN")
         case "MOUSEMOVE":
             // `MOUSEMOVE row,col [mods]`.
             let numbers = words[0].split(separator: ",").compactMap { Int($0) }
             driver.pointer = ScreenPosition(row: numbers[0], column: numbers[1])
             let mods = modifiers(words.count > 1 ? words[1] : "0")
-            return driver.tracker.move(to: driver.pointer, modifiers: mods, encoder: encoder) ?? []
+            return driver.tracker.move(to: driver.pointer, modifiers: mods, encoder: encoder)
         case "MOUSEBTN":
             // `MOUSEBTN d|u button [mods]`, at the last MOUSEMOVE position.
             let number = try #require(Int(words[1]))
             let button = try #require(Self.buttons[number], "unknown button \(number)")
             let mods = modifiers(words.count > 2 ? words[2] : "0")
             if words[0] == "d" {
-                return driver.tracker.press(button, at: driver.pointer, modifiers: mods, encoder: encoder) ?? []
+                return driver.tracker.press(button, at: driver.pointer, modifiers: mods, encoder: encoder)
             }
-            return driver.tracker.release(button, at: driver.pointer, modifiers: mods, encoder: encoder) ?? []
+            return driver.tracker.release(button, at: driver.pointer, modifiers: mods, encoder: encoder)
         default:
             Issue.record("unknown input kind \(kind)")
             return []

@@ -22,7 +22,7 @@ struct XtermjsConformanceTests {
             guard let expectedText = try? String(contentsOf: expectedURL, encoding: .utf8) else { continue }
             let bytes = try Data(contentsOf: folder.appendingPathComponent(input))
             let terminal = Terminal(columns: 80, rows: 25)
-            terminal.feed(bytes.flatMap { $0 == 0x0A ? [0x0D, 0x0A] : [$0] })
+            terminal.feed(LineDiscipline.onlcr(bytes))
             let expected = expectedText.split(separator: "\n", omittingEmptySubsequences: false).prefix(25)
                 .map(rightTrimmed)
             var differences: [String] = []
