@@ -361,7 +361,10 @@ struct Grid {
     @inline(__always)
     mutating func clearRow(_ row: ScreenRow, with fill: BlankFill) {
         let slot = screenSlot(row)
-        clearSlot(slot, with: blank(fill, page: slot >> pageShift))
+        // Taken first: a mutating call in the arguments of a call on the
+        // grid copies the grid (`lineFeed()`).
+        let cell = blank(fill, page: slot >> pageShift)
+        clearSlot(slot, with: cell)
     }
 
     /// Fills screen row `row` with `cell`, which names no table entry (a
@@ -372,7 +375,7 @@ struct Grid {
     }
 
     @inline(__always)
-    private func clearSlot(_ slot: Int, with cell: Cell) {
+    private mutating func clearSlot(_ slot: Int, with cell: Cell) {
         Self.fill(storage.cells + slot * columns, with: cell, count: columns)
         storage.staleFrom[slot] = UInt16(truncatingIfNeeded: columns)
         resetRowMetadata(slot: slot)
