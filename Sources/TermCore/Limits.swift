@@ -131,6 +131,17 @@ enum Limits {
     /// dropped and counted.
     static let queuedEvents = eventsPerFeed
 
+    // MARK: Time
+
+    /// How long a synchronized update (mode 2026) holds the frame, in
+    /// seconds, unless the embedder says otherwise: Ghostty's watchdog
+    /// (`sync_reset_ms = 1000`, `src/termio/Thread.zig`). A program that
+    /// dies inside an update must not freeze the view.
+    static let defaultSynchronizedOutputTimeout = 1.0
+    /// The longest hold an embedder may set, in seconds: a frozen view for
+    /// longer than a minute is a hang, whatever the embedder asked.
+    static let maxSynchronizedOutputTimeout = 60.0
+
     // MARK: Caches (fixed size, allocated once)
 
     /// The longest SGR parameter list the transition cache keeps

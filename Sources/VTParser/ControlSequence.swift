@@ -257,6 +257,16 @@ public struct ControlSequenceView {
         base.pointee.hasSubparameter(after: index)
     }
 
+    /// The parameter values' bytes, ``count`` 16-bit values in the
+    /// machine's byte order (empty parameters read 0), read in place where
+    /// the parser holds them: valid as long as the view is, only during the
+    /// handler call it was passed to. Raw bytes, read with
+    /// `load(fromByteOffset:as: UInt16.self)`, so a handler's hot path needs
+    /// neither a closure (``withParameterValues(_:)``) nor a rebinding.
+    @inlinable public var parameterBytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: UnsafeRawPointer(base.pointer(to: \.values)!), count: count &* 2)
+    }
+
     /// Calls `body` with the parameter values as a buffer of ``count``
     /// entries (empty parameters read 0), read in place: valid only during
     /// the call.

@@ -42,10 +42,10 @@ struct InlineStyleTests {
             for _ in 0..<Int(random.next() % 6) {
                 values += Self.groups[Int(random.next() % UInt64(Self.groups.count))]
             }
-            let general = values.withUnsafeBufferPointer {
-                terminal.state.renditionApplied(to: start, SGRParameters(values: $0, colons: 0))
+            let general = values.withUnsafeBytes {
+                terminal.state.renditionApplied(to: start, SGRParameters(values: SGRValues($0), colons: 0))
             }
-            let fast = values.withUnsafeBufferPointer { TerminalState.inlineApplied($0, to: key) }
+            let fast = values.withUnsafeBytes { TerminalState.inlineApplied(SGRValues($0), to: key) }
             if let fast {
                 taken += 1
                 #expect(fast == StyleKey(inline: general), "\(values) from \(start)")

@@ -24,7 +24,7 @@ extension Terminal {
             }
             return cells
         }
-        changedSinceSnapshot = true
+        noteChange()
         primaryRowCache = []
         state.appendScrollback(rows)
     }

@@ -136,6 +136,19 @@
             locked { $0.scrollbackCount }
         }
 
+        /// ``Terminal/generation``, under the lock: compare it with the last
+        /// snapshot's to know whether a new one shows anything new.
+        public var generation: UInt64 {
+            locked { $0.generation }
+        }
+
+        /// ``Terminal/frameHoldRemaining``, under the lock: seconds until a
+        /// synchronized update in progress times out, or nil when none
+        /// holds the frame.
+        public var frameHoldRemaining: Double? {
+            locked { $0.frameHoldRemaining }
+        }
+
         /// The text of a screen row (``Terminal/screenLine(_:)``); "" outside
         /// the screen.
         public func screenLine(_ row: Int) -> String {

@@ -28,6 +28,14 @@ public struct Snapshot: Sendable {
     public let scrollbackCount: Int
     /// The scrollback lines this snapshot holds (see ``Terminal/snapshot(scrollback:)``).
     public let scrollbackRange: Range<Int>
+    /// ``Terminal/generation`` when the snapshot was taken: snapshots of
+    /// the same generation show the same thing.
+    public let generation: UInt64
+    /// True when the snapshot was taken inside a synchronized update that
+    /// had not timed out (``Terminal/isHoldingFrame``): a front end keeps
+    /// showing the frame it drew before and draws again when the update
+    /// ends, or after ``Terminal/frameHoldRemaining``.
+    public let isHoldingFrame: Bool
 
     let screenRows: [SnapshotRow]
     let scrollbackRows: [SnapshotRow]

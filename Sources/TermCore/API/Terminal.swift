@@ -74,6 +74,37 @@ public final class Terminal {
     /// The last snapshot, returned as is when nothing changed since.
     var lastSnapshot: Snapshot?
     var changedSinceSnapshot = true
+
+    /// A number that grows with every call that can change what a snapshot
+    /// shows (a feed, a resize, a reset, a palette set), and stays the same
+    /// otherwise: cheaper than a snapshot to tell whether to take one. It
+    /// may grow without a visible change (a feed that only asked a
+    /// question); it never stays the same across one. Each snapshot carries
+    /// the value it was taken at (``Snapshot/generation``).
+    public internal(set) var generation: UInt64 = 0
+
+    /// Called once after each feed, never more often (not per byte, not per
+    /// sequence), when there may be something new to draw: a front end's
+    /// cue to schedule a frame. Replies and events are delivered before it.
+    /// Resizes, resets and palette changes are the embedder's own calls and
+    /// do not call it.
+    public var onChange: (() -> Void)?
+
+    /// How long a synchronized update (mode 2026) may hold the frame, in
+    /// seconds: 1 by default, as Ghostty's watchdog (`sync_reset_ms` in
+    /// `src/termio/Thread.zig`). A program that dies inside an update, or
+    /// never ends one, then freezes the view for this long at most
+    /// (``isHoldingFrame``). Clamped to 0…60.
+    public var synchronizedOutputTimeout: Double = TermCore.Limits.defaultSynchronizedOutputTimeout {
+        didSet {
+            synchronizedOutputTimeout = min(
+                max(synchronizedOutputTimeout, 0), TermCore.Limits.maxSynchronizedOutputTimeout)
+        }
+    }
+    /// When the synchronized update in progress began (`clock`), or nil.
+    var synchronizedOutputStart: UInt64?
+    /// Nanoseconds of a monotonic clock; tests set their own.
+    var clock: () -> UInt64 = MonotonicClock.nanoseconds
     /// `state.gridEpoch` when the caches were filled: a resize from inside a
     /// feed (DECCOLM) replaces the grids, whose slots and change stamps then
     /// start afresh. (A compaction renumbers ids in a page's cells, but a
@@ -110,13 +141,18 @@ public final class Terminal {
     /// ``queuesReplies`` and ``queuesEvents``).
     /// - Complexity: O(n) in the number of bytes.
     public func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
-        changedSinceSnapshot = true
+        // An empty feed changes nothing (it still delivers what is due).
+        let changes = !bytes.isEmpty
+        if changes { noteChange() }
         // What earlier feeds queued does not count against this feed's bounds.
         state.queuedReplyBytes = state.replies.count
         state.queuedEventCount = state.events.count
+        let blocksBefore = state.synchronizedOutputBlocks
         parser.feed(bytes, into: &state)
         assert(state.invariantViolations().isEmpty, "after a feed: \(state.invariantViolations())")
+        noteSynchronizedOutput(blocksBefore: blocksBefore)
         deliver()
+        if changes { onChange?() }
     }
 
     /// Processes raw output bytes (a buffer from `read(2)`, `Data`'s
@@ -250,7 +286,7 @@ public final class Terminal {
         set {
             state.palette = newValue
             configuredPalette = newValue
-            changedSinceSnapshot = true
+            noteChange()
         }
     }
 
@@ -286,7 +322,8 @@ public final class Terminal {
     /// default modes, styles and charsets; the size is kept. This is how a
     /// replay replaces what was shown before.
     public func reset() {
-        changedSinceSnapshot = true
+        noteChange()
+        synchronizedOutputStart = nil
         primaryRowCache = []
         alternateRowCache = []
         // What the embedder configured survives: who listens, the clipboard
@@ -319,7 +356,7 @@ public final class Terminal {
     /// - Complexity: O(cells in the scrollback and on the screen).
     public func resize(columns: Int, rows: Int) {
         let (columns, rows) = (Self.clamped(columns), Self.clamped(rows))
-        changedSinceSnapshot = true
+        noteChange()
         primaryRowCache = []
         alternateRowCache = []
         state.resize(columns: columns, rows: rows)
@@ -346,7 +383,13 @@ public final class Terminal {
     public func snapshot(scrollback: Range<Int> = 0..<0) -> Snapshot {
         let history = state.primary.historyCount
         let range = min(scrollback.lowerBound, history)..<min(scrollback.upperBound, history)
-        if !changedSinceSnapshot, let last = lastSnapshot, last.scrollbackRange == range { return last }
+        // The last one stands while nothing changed, unless a synchronized
+        // update it was held by has timed out since.
+        if !changedSinceSnapshot, let last = lastSnapshot, last.scrollbackRange == range,
+            !last.isHoldingFrame || isHoldingFrame
+        {
+            return last
+        }
         if cachedGridEpoch != state.gridEpoch {
             primaryRowCache = []
             alternateRowCache = []
@@ -409,8 +452,8 @@ public final class Terminal {
         let snapshot = Snapshot(
             columns: columns, rows: rows, cursor: cursor, modes: state.modes, title: state.title,
             iconName: state.iconName, workingDirectory: state.workingDirectory, isAlternateScreen: isAlternate,
-            palette: state.palette, scrollbackCount: history, scrollbackRange: range, screenRows: screenRows,
-            scrollbackRows: scrollbackRows)
+            palette: state.palette, scrollbackCount: history, scrollbackRange: range, generation: generation,
+            isHoldingFrame: isHoldingFrame, screenRows: screenRows, scrollbackRows: scrollbackRows)
         lastSnapshot = snapshot
         changedSinceSnapshot = false
         return snapshot

@@ -65,7 +65,11 @@ extension TerminalState {
                 restoreCursor()
             }
         case 2004: modes.bracketedPaste = on
-        case 2026: modes.synchronizedOutput = on
+        case 2026:
+            // Each update begun is counted, so the terminal can tell a new
+            // one from one still going on after a feed (its timeout).
+            if on && !modes.synchronizedOutput { synchronizedOutputBlocks &+= 1 }
+            modes.synchronizedOutput = on
         case 2027: modes.graphemeClustering = on
         default: counters.unknownModes += 1
         }
@@ -157,7 +161,8 @@ extension TerminalState {
     mutating func setColumnMode(wide: Bool) {
         guard modes.allowColumnSwitch else { return }
         resize(columns: wide ? 132 : 80, rows: rows)
-        for row in 0..<rows { active.clearRow(ScreenRow(row), with: eraseFill) }
+        let fill = eraseFill
+        for row in 0..<rows { active.clearRow(ScreenRow(row), with: fill) }
         scrollTop = 0
         scrollBottom = rows - 1
         marginLeft = 0
@@ -175,7 +180,8 @@ extension TerminalState {
         swap(&modes.kittyKeyboardFlags, &inactiveKittyFlags)  // kitty keeps flags per screen
         isAlternateScreen = toAlternate
         if toAlternate && clearAlternate {
-            for row in 0..<rows { active.clearRow(ScreenRow(row), with: eraseFill) }
+            let fill = eraseFill
+            for row in 0..<rows { active.clearRow(ScreenRow(row), with: fill) }
         }
     }
 
@@ -254,8 +260,9 @@ extension TerminalState {
         lastGraphic = nil
         // The special colours (OSC 5) return to their resource values.
         palette.specialColors = Palette.xterm.specialColors
-        for row in 0..<rows { active.clearRow(ScreenRow(row), with: eraseFill) }
-        for row in 0..<rows { inactive.clearRow(ScreenRow(row), with: eraseFill) }
+        let fill = eraseFill
+        for row in 0..<rows { active.clearRow(ScreenRow(row), with: fill) }
+        for row in 0..<rows { inactive.clearRow(ScreenRow(row), with: fill) }
         cursor = Cursor()
     }
 }

@@ -62,10 +62,13 @@ struct TerminalState {
 
     var cursor = Cursor()
     var pen = Style()
-    /// The blank erases and scrolls leave (`pen`'s background), for
-    /// operations on many rows (each in its page). Kept with the pen
-    /// (`setPen(_:key:)`), as every line feed that scrolls needs it.
-    var eraseFill = BlankFill.empty
+    /// `eraseFill` as last made, current while `eraseFillIsCurrent`: made
+    /// when first needed after the pen's background changed, as
+    /// colour-dense output changes the background far more often than it
+    /// scrolls or erases (`setPen(_:key:)` clears the flag, a store of one
+    /// byte).
+    var cachedEraseFill = BlankFill.empty
+    var eraseFillIsCurrent = true
     /// Style key of `pen` in the page it is bound to, `active.penPage`
     /// (TerminalState+Tables.swift, `bindPen(toRow:)`).
     var penKey = StyleKey.default { didSet { penCellBits = Cell(content: 0, style: penKey, linkID: penLink).bits } }
@@ -154,6 +157,8 @@ struct TerminalState {
     var wantsReplies = false
     var events: [TerminalEvent] = []
     var wantsEvents = false
+    /// Synchronized updates (mode 2026) begun so far (`Terminal.isHoldingFrame`).
+    var synchronizedOutputBlocks = 0
     var queuedReplyBytes = 0
     var queuedEventCount = 0
 
@@ -234,4 +239,18 @@ struct TerminalState {
         Cell.writtenBlank(style: eraseKey(page: active.page(ofScreenRow: ScreenRow(row))))
     }
 
+
+    /// The blank erases and scrolls leave (`pen`'s background), for
+    /// operations on many rows (each in its page); every line feed that
+    /// scrolls needs it. Take it before a call on a grid: read in that
+    /// call's arguments it would overlap the call's access.
+    var eraseFill: BlankFill {
+        mutating get {
+            if eraseFillIsCurrent { return cachedEraseFill }
+            let fill = BlankFill(erasing: pen)
+            cachedEraseFill = fill
+            eraseFillIsCurrent = true
+            return fill
+        }
+    }
 }

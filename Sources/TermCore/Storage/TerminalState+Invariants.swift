@@ -35,7 +35,7 @@ extension TerminalState {
             0 <= marginLeft && marginLeft <= marginRight && marginRight < columns,
             "the margins \(marginLeft)…\(marginRight) are not within \(columns) columns")
         check(tabStops.count == columns, "\(tabStops.count) tab-stop entries for \(columns) columns")
-        check(eraseFill.style == pen.erased, "the erase fill is not the pen's background")
+        check(!eraseFillIsCurrent || cachedEraseFill.style == pen.erased, "the erase fill is not the pen's background")
         return violations
     }
 }

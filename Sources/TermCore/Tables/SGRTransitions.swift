@@ -9,6 +9,24 @@
 /// with the terminal. An entry names
 /// the tables' epoch it was made in: a compaction renumbers style keys and
 /// so retires every entry (`TerminalState.tablesEpoch`).
+/// The parameter values of an SGR, read in place from their bytes (the
+/// parser's, during its call): 16-bit values, `count` of them.
+struct SGRValues {
+    let bytes: UnsafeRawPointer?
+    let count: Int
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes.baseAddress
+        count = bytes.count / 2
+    }
+
+    /// Value `index`, which must be below `count`.
+    @inline(__always)
+    subscript(index: Int) -> UInt16 {
+        bytes.unsafelyUnwrapped.load(fromByteOffset: index &* 2, as: UInt16.self)
+    }
+}
+
 struct SGRTransitions {
     struct Entry {
         /// No packed list has a count of 0xFF in its top byte: an empty entry.
@@ -46,14 +64,17 @@ struct SGRTransitions {
     /// per value), or nil when there are more than
     /// ``Limits/sgrTransitionParameters`` or one is 256 or more.
     @inline(__always)
-    static func pack(_ values: UnsafeBufferPointer<UInt16>) -> UInt64? {
+    static func pack(_ values: SGRValues) -> UInt64? {
         guard values.count <= Limits.sgrTransitionParameters else { return nil }
         var packed = UInt64(truncatingIfNeeded: values.count)
         var shift: UInt64 = 8
-        for value in values {
+        var index = 0
+        while index < values.count {
+            let value = values[index]
             guard value < 256 else { return nil }
             packed |= UInt64(value) &<< shift
             shift &+= 8
+            index &+= 1
         }
         return packed
     }
