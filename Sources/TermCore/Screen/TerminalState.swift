@@ -239,7 +239,6 @@ struct TerminalState {
         Cell.writtenBlank(style: eraseKey(page: active.page(ofScreenRow: ScreenRow(row))))
     }
 
-
     /// The blank erases and scrolls leave (`pen`'s background), for
     /// operations on many rows (each in its page); every line feed that
     /// scrolls needs it. Take it before a call on a grid: read in that
