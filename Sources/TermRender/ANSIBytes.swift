@@ -53,7 +53,7 @@ func decimal(_ value: Int) -> String { String(value) }
 enum SGR {
     /// The parameters that select `color` for the foreground (`base` 30),
     /// background (40) or underline (58, which has no short forms).
-    static func colorParameters(_ color: Color, base: Int) -> String {
+    static func colorParameters(_ color: TerminalColor, base: Int) -> String {
         switch color.kind {
         case .default: return base == 58 ? "59" : decimal(base + 9)
         case .indexed(let index):

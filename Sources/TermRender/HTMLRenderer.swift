@@ -38,8 +38,8 @@ public enum HTMLRenderer {
         var text = escape(run.text)
         let style = run.style
         if style != Style() || reverseVideo {
-            let (foreground, background) = ThumbnailRenderer.colors(
-                of: style, palette: palette, reverseVideo: reverseVideo)
+            let colors = palette.colors(of: style, reverseVideo: reverseVideo)
+            let (foreground, background) = (colors.foreground, colors.background)
             var declarations = ["color:\(css(foreground))"]
             if style.background != .default || style.flags.contains(.inverse) != reverseVideo {
                 declarations.append("background:\(css(background))")

@@ -23,7 +23,7 @@ extension StateEncoder {
     }
 
     /// Sets only the pen's background, which is all an erase takes.
-    func setEraseBackground(_ background: Color) {
+    func setEraseBackground(_ background: TerminalColor) {
         var style = pen
         style.background = background
         setPen(style)
@@ -257,7 +257,7 @@ extension StateEncoder {
 
     /// DECERA over one cell, which blanks it with the pen's background and,
     /// unlike ECH and EL, keeps a pending wrap (no origin mode in force).
-    func eraseInPlace(row target: Int, column: Int, background: Color) {
+    func eraseInPlace(row target: Int, column: Int, background: TerminalColor) {
         setEraseBackground(background)
         out.csi("\(target + 1);\(column + 1);\(target + 1);\(column + 1)$z")
     }
@@ -434,7 +434,7 @@ extension StateEncoder {
     /// narrow heart that VS16 widens under mode 2027 still leaves its
     /// spacer and wraps (TermCore's extendPreviousCluster); the widened
     /// cluster is then dropped.
-    func printWrapSpacer(row target: Int, column: Int, background: Color) {
+    func printWrapSpacer(row target: Int, column: Int, background: TerminalColor) {
         move(row: target, column: column)
         var style = Style()
         style.background = background

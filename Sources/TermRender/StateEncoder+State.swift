@@ -457,7 +457,7 @@ extension StateEncoder {
         }
         /// A space under the cursor makes the pending wrap, and DECERA blanks
         /// it again with `background`.
-        func waitOverBlank(background: Color) {
+        func waitOverBlank(background: TerminalColor) {
             setAttributes(of: Self.emptyCell)
             appendCell([" "], width: 1)
             setEraseBackground(background)
@@ -601,7 +601,7 @@ extension StateEncoder {
     /// blank.
     func waitInFirstColumn(
         line: SnapshotLine?, position: ScreenPosition, cup: (ScreenPosition) -> Void,
-        waitOverBlank: (Color) -> Void
+        waitOverBlank: (TerminalColor) -> Void
     ) {
         let under = cell(line, 0)
         guard (isPrintable(under) && under.width == .narrow) || isEraseBlank(under) else {

@@ -44,8 +44,8 @@ public enum ThumbnailRenderer {
             var column = 0
             while column < snapshot.columns / scale {
                 let content = line.cell(column)
-                var (foreground, back) = colors(
-                    of: content.style, palette: palette, reverseVideo: snapshot.modes.reverseVideo)
+                let colors = snapshot.colors(of: content.style)
+                var (foreground, back) = (colors.foreground, colors.background)
                 let span = (content.width == .wide ? 2 : 1)
                 let isCursor = showsCursor && cursor.position.row == row && cursor.position.column == column
                 if isCursor && snapshot.modes.cursorShape == .block {
@@ -65,9 +65,9 @@ public enum ThumbnailRenderer {
                             color: foreground)
                     }
                     if content.style.underline != .none {
-                        let color =
-                            content.style.underlineColor == .default
-                            ? foreground : palette.resolve(content.style.underlineColor, isForeground: true)
+                        // Under the cursor's block the underline follows
+                        // the swapped foreground unless it has its own colour.
+                        let color = content.style.underlineColor == .default ? foreground : colors.underline
                         raster.fill(x: x, y: y + cell.height - 2, width: width, height: 1, color: color)
                     }
                     if content.style.flags.contains(.strikethrough) {
@@ -99,25 +99,6 @@ public enum ThumbnailRenderer {
     /// The PNG of `snapshot`'s picture.
     public static func png(_ snapshot: Snapshot, size: Size = .full, compressionLevel: Int32 = 6) -> [UInt8] {
         PNGWriter.encode(raster(snapshot, size: size), level: compressionLevel)
-    }
-
-    /// The foreground and background a style shows: palette colours
-    /// resolved, inverse and reverse video swap them, dim halves the way
-    /// from the background, hidden shows the background only.
-    public static func colors(of style: Style, palette: Palette, reverseVideo: Bool = false) -> (
-        foreground: RGB, background: RGB
-    ) {
-        var foreground = palette.resolve(style.foreground, isForeground: true)
-        var background = palette.resolve(style.background, isForeground: false)
-        if style.flags.contains(.inverse) != reverseVideo { swap(&foreground, &background) }
-        if style.flags.contains(.dim) {
-            foreground = RGB(
-                UInt8((Int(foreground.red) + Int(background.red)) / 2),
-                UInt8((Int(foreground.green) + Int(background.green)) / 2),
-                UInt8((Int(foreground.blue) + Int(background.blue)) / 2))
-        }
-        if style.flags.contains(.hidden) { foreground = background }
-        return (foreground, background)
     }
 
     /// A glyph of the font, a block element, or a neutral block for

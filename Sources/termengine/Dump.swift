@@ -114,7 +114,7 @@ enum DumpCommand {
         return "[" + runs.joined(separator: ", ") + "]"
     }
 
-    static func colorName(_ color: Color) -> String {
+    static func colorName(_ color: TerminalColor) -> String {
         switch color.kind {
         case .default: return "default"
         case .indexed(let index): return "idx:\(index)"

@@ -157,7 +157,7 @@ struct ScreenPainter {
         return "\u{1B}[" + codes.joined(separator: ";") + "m"
     }
 
-    private static func colour(_ color: Color, base: Int) -> [String] {
+    private static func colour(_ color: TerminalColor, base: Int) -> [String] {
         switch color.kind {
         case .default: return []
         case .indexed(let index) where index < 8: return [String(base + Int(index))]

@@ -3,7 +3,7 @@ import Testing
 
 @testable import TermCore
 
-/// Colour specifications as xterm takes them (XParseColor: X11 "Color
+/// Colour specifications as xterm takes them (XParseColor: X11 "TerminalColor
 /// Specification Strings", Xlib manual chapter 6) and xterm's special colours
 /// (ctlseqs OSC 5, OSC 105). The device-independent expectations are the
 /// replies esctest2 expects and xterm 379 gives (tests/change_color.py,

@@ -18,7 +18,7 @@ struct InlineStyleTests {
         + [[38, 5, 256], [48, 5, 9999], [38, 2, 1, 2, 3], [48, 2, 0, 0, 0], [58, 5, 3], [38, 9], [38, 5], [38]]
 
     static func randomInlineStyle(_ random: inout SplitMix64) -> Style {
-        func colour() -> Color {
+        func colour() -> TerminalColor {
             let index = Int(random.next() % 258)
             return index >= 256 ? .default : .indexed(UInt8(index))
         }

@@ -23,7 +23,7 @@ struct LayoutTests {
     }
 
     /// The colours an inline style may have: the default and the 256.
-    static let inlineColours: [Color] = [.default] + (0..<256).map { Color.indexed(UInt8($0)) }
+    static let inlineColours: [TerminalColor] = [.default] + (0..<256).map { TerminalColor.indexed(UInt8($0)) }
     /// The attributes an inline style may have (bold, single underline, inverse), by bits.
     static func inlineAttributes(_ bits: Int) -> (Style.Flags, Style.Underline) {
         var flags: Style.Flags = []

@@ -34,7 +34,7 @@ struct SGRTransitionTests {
             case 49: style.background = .default
             case 90...97: style.foreground = .indexed(UInt8(code - 90 + 8))
             case 38, 48:
-                let color: Color =
+                let color: TerminalColor =
                     codes[index + 1] == 5
                     ? .indexed(UInt8(codes[index + 2]))
                     : .rgb(UInt8(codes[index + 2]), UInt8(codes[index + 3]), UInt8(codes[index + 4]))

@@ -41,7 +41,8 @@ final class TerminalModel: @unchecked Sendable {
 }
 
 func colors(of run: StyleRun, in snapshot: Snapshot) -> (foreground: RGB, background: RGB) {
-    ThumbnailRenderer.colors(of: run.style, palette: snapshot.palette, reverseVideo: snapshot.modes.reverseVideo)
+    let colors = snapshot.colors(of: run.style)
+    return (colors.foreground, colors.background)
 }
 
 @Suite("Embedding guide")

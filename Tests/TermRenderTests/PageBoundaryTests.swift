@@ -45,7 +45,7 @@ struct PageBoundaryTests {
             let row = index % 4
             let column = (index / 4) % 4
             let (red, green, blue) = (index & 0xFF, (index >> 8) & 0xFF, index >> 16)
-            let color = Color.rgb(UInt8(red), UInt8(green), UInt8(blue))
+            let color = TerminalColor.rgb(UInt8(red), UInt8(green), UInt8(blue))
             input += Array("\u{1B}[\(row + 1);\(column + 1)H\u{1B}[38;2;\(red);\(green);\(blue)mx".utf8)
             expected["\(row),\(column)"] = Style(foreground: color)
         }

@@ -102,8 +102,7 @@ struct ThumbnailTests {
     }
 
     @Test func dimHalvesTheWayToTheBackground() {
-        let (foreground, _) = ThumbnailRenderer.colors(
-            of: Style(foreground: .rgb(200, 100, 0), flags: .dim), palette: palette)
+        let foreground = palette.colors(of: Style(foreground: .rgb(200, 100, 0), flags: .dim)).foreground
         #expect(foreground == RGB(100, 50, 0))
     }
 

@@ -84,11 +84,60 @@ public struct Palette: Equatable, Sendable {
     }
 
     /// The RGB value of a colour, `isForeground` choosing which default.
-    public func resolve(_ color: Color, isForeground: Bool) -> RGB {
+    public func resolve(_ color: TerminalColor, isForeground: Bool) -> RGB {
         switch color.kind {
         case .default: return isForeground ? defaultForeground : defaultBackground
         case .indexed(let index): return colors[Int(index)]
         case .rgb(let red, let green, let blue): return RGB(red, green, blue)
         }
+    }
+}
+
+/// The colours a cell is drawn in, resolved from its style.
+public struct StyleColors: Equatable, Sendable {
+    /// The character's colour.
+    public var foreground: RGB
+    /// The cell's colour behind it.
+    public var background: RGB
+    /// The underline's colour: its own (SGR 58), else the foreground's.
+    public var underline: RGB
+
+    public init(foreground: RGB, background: RGB, underline: RGB) {
+        self.foreground = foreground
+        self.background = background
+        self.underline = underline
+    }
+}
+
+extension Palette {
+    /// The colours `style` is drawn in, the one resolution every renderer
+    /// uses: indexed and default colours looked up; inverse, and reverse
+    /// video (DECSCNM) on top of it, swap foreground and background; dim
+    /// draws the foreground halfway to the background; hidden draws it in
+    /// the background's colour (xterm draws hidden text in the background
+    /// colour). The underline has its own colour when SGR 58 gave one, else
+    /// the foreground's.
+    public func colors(of style: Style, reverseVideo: Bool = false) -> StyleColors {
+        var foreground = resolve(style.foreground, isForeground: true)
+        var background = resolve(style.background, isForeground: false)
+        if style.flags.contains(.inverse) != reverseVideo { swap(&foreground, &background) }
+        if style.flags.contains(.dim) {
+            foreground = RGB(
+                UInt8((Int(foreground.red) + Int(background.red)) / 2),
+                UInt8((Int(foreground.green) + Int(background.green)) / 2),
+                UInt8((Int(foreground.blue) + Int(background.blue)) / 2))
+        }
+        if style.flags.contains(.hidden) { foreground = background }
+        let underline =
+            style.underlineColor == .default ? foreground : resolve(style.underlineColor, isForeground: true)
+        return StyleColors(foreground: foreground, background: background, underline: underline)
+    }
+}
+
+extension Snapshot {
+    /// The colours `style` is drawn in with this snapshot's palette and
+    /// reverse video (``Palette/colors(of:reverseVideo:)``).
+    public func colors(of style: Style) -> StyleColors {
+        palette.colors(of: style, reverseVideo: modes.reverseVideo)
     }
 }

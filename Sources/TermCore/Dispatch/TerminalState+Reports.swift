@@ -227,7 +227,7 @@ extension TerminalState {
         if style.flags.contains(.hidden) { parts.append("8") }
         if style.flags.contains(.strikethrough) { parts.append("9") }
         if style.flags.contains(.overline) { parts.append("53") }
-        func color(_ color: Color, base: Int, brightBase: Int, extended: Int) -> String? {
+        func color(_ color: TerminalColor, base: Int, brightBase: Int, extended: Int) -> String? {
             switch color.kind {
             case .default: return nil
             case .indexed(let index) where index < 8 && base >= 0: return String(base + Int(index))

@@ -201,7 +201,7 @@ extension TerminalState {
     /// parameters after `index` it used: `5;n` two, `2;r;g;b` four; a form cut
     /// short uses what there is (xterm), an unknown kind just the kind.
     @inline(__always)
-    func semicolonColor(_ values: SGRValues, after index: Int) -> (Color?, Int) {
+    func semicolonColor(_ values: SGRValues, after index: Int) -> (TerminalColor?, Int) {
         let available = values.count - 1 - index
         guard available >= 1 else { return (nil, 0) }
         switch values[index + 1] {
@@ -210,7 +210,7 @@ extension TerminalState {
             return (.indexed(UInt8(clamping: values[index + 2])), 2)
         case 2:
             guard available >= 4 else { return (nil, available) }
-            let color = Color.rgb(
+            let color = TerminalColor.rgb(
                 UInt8(clamping: values[index + 2]), UInt8(clamping: values[index + 3]),
                 UInt8(clamping: values[index + 4]))
             return (color, 4)
@@ -222,7 +222,7 @@ extension TerminalState {
     /// The colour of a colon group `kind:…` in `values[first...last]`: `5:n`,
     /// `2:r:g:b`, or `2:cs:r:g:b` (T.416 puts a colour-space id before the
     /// components when all six fields are there).
-    func colonColor(_ values: SGRValues, from first: Int, through last: Int) -> Color? {
+    func colonColor(_ values: SGRValues, from first: Int, through last: Int) -> TerminalColor? {
         switch values[first] {
         case 5:
             guard first + 1 <= last else { return nil }
@@ -241,7 +241,7 @@ extension TerminalState {
 extension Style {
     /// Sets the colour SGR `code` (38, 48 or 58) names.
     @inline(__always)
-    mutating func setExtendedColor(_ code: UInt16, _ color: Color) {
+    mutating func setExtendedColor(_ code: UInt16, _ color: TerminalColor) {
         switch code {
         case 38: foreground = color
         case 48: background = color

@@ -1,23 +1,23 @@
 /// A colour as SGR sets it: the default, one of the 256 indexed colours, or RGB.
 @frozen
-public struct Color: Hashable, Sendable {
+public struct TerminalColor: Hashable, Sendable {
     /// Top byte: kind (0 default, 1 indexed, 2 RGB); low 24 bits: index or 0xRRGGBB.
     @usableFromInline let packed: UInt32
 
     @inlinable init(packed: UInt32) { self.packed = packed }
 
     /// The terminal's default colour (foreground or background by context).
-    public static let `default` = Color(packed: 0)
+    public static let `default` = TerminalColor(packed: 0)
 
     /// Palette entry `index`: 0–7 the ANSI colours, 8–15 their bright forms,
     /// 16–231 the 6×6×6 cube, 232–255 the grey ramp (xterm's 256-colour palette).
-    @inlinable public static func indexed(_ index: UInt8) -> Color {
-        Color(packed: 1 << 24 | UInt32(index))
+    @inlinable public static func indexed(_ index: UInt8) -> TerminalColor {
+        TerminalColor(packed: 1 << 24 | UInt32(index))
     }
 
     /// A direct colour.
-    @inlinable public static func rgb(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> Color {
-        Color(packed: 2 << 24 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue))
+    @inlinable public static func rgb(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> TerminalColor {
+        TerminalColor(packed: 2 << 24 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue))
     }
 
     /// The three forms a colour takes.
@@ -64,9 +64,9 @@ public struct Style: Hashable, Sendable {
         case single, double, curly, dotted, dashed
     }
 
-    public var foreground: Color = .default
-    public var background: Color = .default
-    public var underlineColor: Color = .default
+    public var foreground: TerminalColor = .default
+    public var background: TerminalColor = .default
+    public var underlineColor: TerminalColor = .default
     public var flags: Flags = []
     public var underline: Underline = .none
 
@@ -75,7 +75,7 @@ public struct Style: Hashable, Sendable {
 
     /// A style from its parts.
     public init(
-        foreground: Color = .default, background: Color = .default, underlineColor: Color = .default,
+        foreground: TerminalColor = .default, background: TerminalColor = .default, underlineColor: TerminalColor = .default,
         flags: Flags = [], underline: Underline = .none
     ) {
         self.foreground = foreground
@@ -147,7 +147,7 @@ struct StyleKey: Hashable, Sendable {
     /// default style (id 0); nil otherwise.
     @inline(__always)
     init?(inline style: Style) {
-        // Colour kinds (Color.packed's top byte): 0 default, 1 indexed.
+        // Colour kinds (TerminalColor.packed's top byte): 0 default, 1 indexed.
         let foreground = style.foreground.packed
         let background = style.background.packed
         let flags = UInt32(style.flags.rawValue)

@@ -381,7 +381,7 @@ struct LibvtermPalette {
         [255, 64, 255], [64, 255, 255], [255, 255, 255],
     ]
 
-    func rgb(_ color: Color, isForeground: Bool) -> [Int] {
+    func rgb(_ color: TerminalColor, isForeground: Bool) -> [Int] {
         switch color.kind {
         case .default: return isForeground ? defaultForeground : defaultBackground
         case .rgb(let red, let green, let blue): return [Int(red), Int(green), Int(blue)]
