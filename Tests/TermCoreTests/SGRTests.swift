@@ -196,7 +196,9 @@ struct SGRTests {
         // pending wrap, so the last of the 2,500 rows written is the bottom row.
         #expect(t.cursor.pendingWrap)
         #expect(t.scrollbackCount == 100)
-        func colour(_ index: Int) -> TerminalColor { .rgb(UInt8(index >> 16), UInt8((index >> 8) & 0xFF), UInt8(index & 0xFF)) }
+        func colour(_ index: Int) -> TerminalColor {
+            .rgb(UInt8(index >> 16), UInt8((index >> 8) & 0xFF), UInt8(index & 0xFF))
+        }
         var wrong: [String] = []
         for row in 0..<24 {
             for column in 0..<80 where t.cellAt(row, column).style.foreground != colour((2476 + row) * 80 + column) {

@@ -75,7 +75,8 @@ public struct Style: Hashable, Sendable {
 
     /// A style from its parts.
     public init(
-        foreground: TerminalColor = .default, background: TerminalColor = .default, underlineColor: TerminalColor = .default,
+        foreground: TerminalColor = .default, background: TerminalColor = .default,
+        underlineColor: TerminalColor = .default,
         flags: Flags = [], underline: Underline = .none
     ) {
         self.foreground = foreground
