@@ -175,6 +175,7 @@ extension TerminalState {
         swap(&modes.kittyKeyboardFlags, &inactiveKittyFlags)  // kitty keeps flags per screen
         isAlternateScreen = toAlternate
         if toAlternate && clearAlternate {
+            active.evictedCount &+= rows  // cleared lines are new ones (Navigation/LineNumbering.swift)
             for row in 0..<rows { active.clearRow(ScreenRow(row), with: eraseFill) }
         }
     }
@@ -229,7 +230,12 @@ extension TerminalState {
     /// lines).
     mutating func fullReset(clearingScrollback: Bool = true) {
         if isAlternateScreen { switchScreen(toAlternate: false, clearAlternate: false) }
-        if clearingScrollback { active.clearHistory() }
+        if clearingScrollback {
+            // Every line goes, the screens' too (Navigation/LineNumbering.swift).
+            active.clearHistory()
+            active.evictedCount &+= rows
+            inactive.evictedCount &+= rows
+        }
         conformanceLevel = 4
         modes = TerminalModes()
         inactiveKittyFlags = 0
