@@ -73,6 +73,15 @@ public struct Viewport: Hashable, Sendable {
         return start..<min(scrollbackCount, start + rows)
     }
 
+    /// The buffer line shown in row `row` of the view (0 = top) of a
+    /// snapshot taken for it: where a click in the view lands, for a
+    /// ``Selection``. Scroll back only on the primary screen: the alternate
+    /// screen's buffer is its screen alone.
+    public func bufferLine(ofRow row: Int, in snapshot: Snapshot) -> Int {
+        let range = scrollbackRange(rows: snapshot.rows, scrollbackCount: snapshot.scrollbackCount)
+        return row < range.count ? range.lowerBound + row : snapshot.bufferLine(ofScreenRow: row - range.count)
+    }
+
     /// The lines to draw, top to bottom, from a snapshot taken with
     /// ``Terminal/snapshot(viewport:)`` (or ``LockedTerminal/snapshot(viewport:)``),
     /// which copies the lines this needs in the same call. From a snapshot
