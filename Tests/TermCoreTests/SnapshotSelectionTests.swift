@@ -14,6 +14,18 @@ private func numberedLines(_ first: Int, _ count: Int, styled: Bool = false) -> 
     return output
 }
 
+/// A terminal of 20 × 3 with `lines` numbered lines in it.
+private func numberedTerminal(scrollback: Int, lines: Int) -> Terminal {
+    let t = Terminal(columns: 20, rows: 3, scrollback: scrollback)
+    t.feed(numberedLines(0, lines))
+    return t
+}
+
+/// A triple click on buffer line `line`.
+private func wholeLine(_ line: Int) -> Selection {
+    Selection(anchor: BufferPoint(line: line, column: 0), granularity: .line)
+}
+
 @Suite("Selection and search on snapshots, positions that survive eviction")
 struct SnapshotSelectionTests {
     // MARK: Acceptance (issue #19, item 7)
@@ -138,40 +150,28 @@ struct SnapshotSelectionTests {
 
     // MARK: Viewport
 
-    @Test func theViewportFollowsWithAScrollbackNotYetFull() {
-        let t = Terminal(columns: 20, rows: 3, scrollback: 100)
-        t.feed(numberedLines(0, 20))
+    /// 20 lines into a scrollback of 100 (not full), 50 into one of 30 (full:
+    /// its count stays the same while lines arrive, what fooled the old recipe).
+    @Test(arguments: [(scrollback: 100, lines: 20), (scrollback: 30, lines: 50)])
+    func theViewportFollowsNewLines(scrollback: Int, lines: Int) {
+        let t = numberedTerminal(scrollback: scrollback, lines: lines)
+        let full = t.scrollbackCount == scrollback
         var viewport = Viewport()
         viewport.scroll(by: 5, scrollbackCount: t.scrollbackCount)
         let older = t.snapshot(viewport: viewport)
         let shown = viewport.lines(of: older).map(\.text)
-        t.feed(numberedLines(20, 7))
+        t.feed(numberedLines(lines, 7))
         let newer = t.snapshot()
-        viewport.follow(from: older, to: newer)
-        #expect(viewport.offset == 12)
-        #expect(viewport.lines(of: t.snapshot(viewport: viewport)).map(\.text) == shown)
-    }
-
-    @Test func theViewportFollowsWithAFullScrollback() {
-        let t = Terminal(columns: 20, rows: 3, scrollback: 30)
-        t.feed(numberedLines(0, 50))
-        #expect(t.scrollbackCount == 30)
-        var viewport = Viewport()
-        viewport.scroll(by: 5, scrollbackCount: t.scrollbackCount)
-        let older = t.snapshot(viewport: viewport)
-        let shown = viewport.lines(of: older).map(\.text)
-        t.feed(numberedLines(50, 7))
-        let newer = t.snapshot()
-        #expect(newer.scrollbackCount == older.scrollbackCount)  // what fooled the old recipe
+        #expect((newer.scrollbackCount == older.scrollbackCount) == full)
         viewport.follow(from: older, to: newer)
         #expect(viewport.offset == 12)
         #expect(viewport.lines(of: t.snapshot(viewport: viewport)).map(\.text) == shown)
         // More than the scrollback holds: the lines shown were evicted; the
         // view stops at the oldest line left.
         let last = t.snapshot(viewport: viewport)
-        t.feed(numberedLines(57, 40))
+        t.feed(numberedLines(lines + 7, 200))
         viewport.follow(from: last, to: t.snapshot())
-        #expect(viewport.offset == 30)
+        #expect(viewport.offset == scrollback)
     }
 
     @Test func snapshotFollowingKeepsTheSameLinesInViewWhateverArrives() {
@@ -215,13 +215,10 @@ struct SnapshotSelectionTests {
     // MARK: Edge cases
 
     @Test func clearingTheScrollbackEvictsItButNotTheScreen() {
-        let t = Terminal(columns: 20, rows: 3, scrollback: 100)
-        t.feed(numberedLines(0, 10))
+        let t = numberedTerminal(scrollback: 100, lines: 10)
         let snapshot = t.snapshot(scrollback: 0..<t.scrollbackCount)
-        let inScrollback = snapshot.stableSelection(
-            Selection(anchor: BufferPoint(line: 2, column: 0), granularity: .line))
-        let onScreen = snapshot.stableSelection(
-            Selection(anchor: BufferPoint(line: snapshot.bufferLine(ofScreenRow: 1), column: 0), granularity: .line))
+        let inScrollback = snapshot.stableSelection(wholeLine(2))
+        let onScreen = snapshot.stableSelection(wholeLine(snapshot.bufferLine(ofScreenRow: 1)))
         let screenText = snapshot.text(of: onScreen)
         t.feed("\u{1B}[3J")
         #expect(t.scrollbackCount == 0)
@@ -233,11 +230,9 @@ struct SnapshotSelectionTests {
 
     @Test func aResetEvictsEveryLine() {
         for reset in ["ris", "api"] {
-            let t = Terminal(columns: 20, rows: 3, scrollback: 100)
-            t.feed(numberedLines(0, 10))
+            let t = numberedTerminal(scrollback: 100, lines: 10)
             let snapshot = t.snapshot(scrollback: 0..<t.scrollbackCount)
-            let screen = snapshot.stableSelection(
-                Selection(anchor: BufferPoint(line: 8, column: 0), granularity: .line))
+            let screen = snapshot.stableSelection(wholeLine(8))
             let history = snapshot.stableSelection(Selection(anchor: BufferPoint(line: 1, column: 0)))
             if reset == "ris" { t.feed("\u{1B}c") } else { t.reset() }
             t.feed("other\r\nlines")
@@ -255,7 +250,7 @@ struct SnapshotSelectionTests {
         var viewport = Viewport()
         viewport.scroll(by: 2, scrollbackCount: t.scrollbackCount)
         _ = t.snapshot(following: &viewport)
-        let selection = t.stableSelection(Selection(anchor: BufferPoint(line: 3, column: 0), granularity: .line))
+        let selection = t.stableSelection(wholeLine(3))
         t.resize(columns: 10, rows: 4)
         #expect(t.text(of: selection) == nil)
         #expect(t.evictedLineCount == 8 + 3)
@@ -268,16 +263,15 @@ struct SnapshotSelectionTests {
     }
 
     @Test func theAlternateScreenNumbersItsOwnLines() {
-        let t = Terminal(columns: 20, rows: 3, scrollback: 100)
-        t.feed(numberedLines(0, 10))
-        let primary = t.stableSelection(Selection(anchor: BufferPoint(line: 4, column: 0), granularity: .line))
+        let t = numberedTerminal(scrollback: 100, lines: 10)
+        let primary = t.stableSelection(wholeLine(4))
         #expect(t.text(of: primary) == "line 4 tail")
         t.feed("\u{1B}[?1049h")
         #expect(t.text(of: primary) == nil)  // not on the screen shown
         t.feed("\u{1B}[Halt one\r\nalt two")  // the cursor came from the primary screen
         let snapshot = t.snapshot(scrollback: 0..<t.scrollbackCount)
         #expect(snapshot.bufferLineCount == 3)
-        let alternate = snapshot.stableSelection(Selection(anchor: BufferPoint(line: 1, column: 0), granularity: .line))
+        let alternate = snapshot.stableSelection(wholeLine(1))
         #expect(alternate.anchor.isAlternateScreen)
         #expect(snapshot.text(of: alternate) == "alt two")
         t.feed("\r\n\r\n")  // scrolls "alt one" off: the alternate screen keeps no scrollback
@@ -291,9 +285,8 @@ struct SnapshotSelectionTests {
     }
 
     @Test func withNoScrollbackEveryLineScrolledOffIsEvicted() {
-        let t = Terminal(columns: 20, rows: 3, scrollback: 0)
-        t.feed(numberedLines(0, 2))
-        let selection = t.stableSelection(Selection(anchor: BufferPoint(line: 1, column: 0), granularity: .line))
+        let t = numberedTerminal(scrollback: 0, lines: 2)
+        let selection = t.stableSelection(wholeLine(1))
         #expect(t.text(of: selection) == "line 1 tail")
         t.feed("x\r\n")
         #expect(t.evictedLineCount == 1)

@@ -33,8 +33,8 @@
 /// into the scrollback and a full scrollback drops older lines: unlike a
 /// ``BufferPoint``, whose line 0 is whatever the oldest line is now.
 ///
-/// Make one from a ``BufferPoint`` with ``Snapshot/stablePoint(_:)`` (or
-/// ``Terminal/stablePoint(_:)``) and turn it back, on the same or any later
+/// Make one from a ``BufferPoint`` with ``Snapshot/stablePoint(_:)`` and
+/// turn it back, on the same or any later
 /// snapshot, with ``Snapshot/bufferPoint(_:)``: nil once its line is gone.
 public struct StablePoint: Hashable, Sendable {
     /// The line's number among every line its screen has had since the
@@ -157,23 +157,12 @@ extension Terminal {
             isAlternateScreen: isAlternateScreen, bufferLineCount: bufferLineCount, gridEpoch: state.gridEpoch)
     }
 
-    /// The stable form of `point`, which stays with its line (see
-    /// ``Snapshot/stablePoint(_:)``).
-    public func stablePoint(_ point: BufferPoint) -> StablePoint { lineNumbers.stablePoint(point) }
-
-    /// Where `point`'s line is in the buffer now, or nil when it is gone
-    /// (evicted, retired by a reset or resize, or of the other screen).
-    public func bufferPoint(_ point: StablePoint) -> BufferPoint? { lineNumbers.bufferPoint(point) }
-
     /// The stable form of `selection`, which keeps its text while output
-    /// scrolls on.
+    /// scrolls on (as ``Snapshot/stableSelection(_:)`` makes it; a snapshot
+    /// also turns stable points and selections back into buffer ones).
     public func stableSelection(_ selection: Selection) -> StableSelection {
         lineNumbers.stableSelection(selection)
     }
-
-    /// `selection` in today's buffer lines, or nil when any of its lines is
-    /// gone.
-    public func selection(_ selection: StableSelection) -> Selection? { lineNumbers.selection(selection) }
 
     /// The text of a stable selection (as ``text(of:)-(Selection)``), or nil
     /// when any of its lines is gone: never the text of other lines.

@@ -1,13 +1,20 @@
 /// A place in the whole buffer: line 0 is the oldest scrollback line, line
 /// `scrollbackCount` the top screen row (the coordinate frame that survives
 /// scrolling the viewport).
+///
+/// Once the scrollback is full, every new line drops the oldest and line 0 is
+/// another line: keep a position across output as a ``StablePoint``.
 public struct BufferPoint: Hashable, Comparable, Sendable {
+    /// The line: scrollback lines first (0 = the oldest), then the screen rows.
     public var line: Int
+    /// The column, 0 = the leftmost.
     public var column: Int
+    /// A point of the buffer.
     public init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
+    /// Earlier in reading order: by line, then by column.
     public static func < (a: BufferPoint, b: BufferPoint) -> Bool {
         (a.line, a.column) < (b.line, b.column)
     }
@@ -15,8 +22,11 @@ public struct BufferPoint: Hashable, Comparable, Sendable {
 
 /// A span of the buffer, both ends included.
 public struct BufferRange: Hashable, Sendable {
+    /// The first cell.
     public var start: BufferPoint
+    /// The last cell (for a wide character, its right half).
     public var end: BufferPoint
+    /// A range from `start` to `end`.
     public init(start: BufferPoint, end: BufferPoint) {
         self.start = start
         self.end = end
@@ -26,14 +36,24 @@ public struct BufferRange: Hashable, Sendable {
 /// What the user selected: from where the press was to where the pointer
 /// is, by character, word (double click) or line (triple click).
 public struct Selection: Hashable, Sendable {
+    /// What a selection's ends expand to.
     public enum Granularity: Sendable {
-        case character, word, line
+        /// The cells between the ends (a drag).
+        case character
+        /// Whole words at both ends (a double click), across soft wraps.
+        case word
+        /// Whole logical lines (a triple click): soft-wrapped rows together.
+        case line
     }
 
+    /// Where the press was.
     public var anchor: BufferPoint
+    /// Where the pointer is (the anchor when nil is given).
     public var head: BufferPoint
+    /// By character, word or line.
     public var granularity: Granularity
 
+    /// A selection from `anchor` to `head`, in either order.
     public init(anchor: BufferPoint, head: BufferPoint? = nil, granularity: Granularity = .character) {
         self.anchor = anchor
         self.head = head ?? anchor
