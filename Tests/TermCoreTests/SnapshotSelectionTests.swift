@@ -68,6 +68,23 @@ struct SnapshotSelectionTests {
         #expect(after.text(of: kept) != keptText)
     }
 
+    @Test func aLogicalLineWhoseFirstRowsWereEvictedIsGone() {
+        let t = Terminal(columns: 10, rows: 3, scrollback: 5)
+        t.feed("AAAAAAAAAABBBBBBBBBBCCCCCCCCCC\r\n1\r\n2\r\n")
+        let selection = wholeLine(2)  // the row of C's, the last of three soft-wrapped ones
+        let stable = t.snapshot(scrollback: 0..<5).stableSelection(selection)
+        #expect(t.text(of: stable) == "AAAAAAAAAABBBBBBBBBBCCCCCCCCCC")
+        t.feed("3\r\n4\r\n")
+        #expect(t.evictedLineCount == 0)
+        #expect(t.text(of: stable) == "AAAAAAAAAABBBBBBBBBBCCCCCCCCCC")
+        t.feed("5\r\n")  // the A's go; the C's row is still there
+        #expect(t.evictedLineCount == 1)
+        let now = t.snapshot(scrollback: 0..<5)
+        #expect(now.text(of: wholeLine(1)) == "BBBBBBBBBBCCCCCCCCCC")  // what it would have been clipped to
+        #expect(now.text(of: stable) == nil)
+        #expect(t.text(of: stable) == nil)
+    }
+
     @Test func evictedCountGrowsOnlyOnceTheScrollbackIsFull() {
         let t = Terminal(columns: 20, rows: 5, scrollback: 10)
         t.feed(numberedLines(0, 14))  // 14 lines scrolled… 10 into the scrollback, none dropped

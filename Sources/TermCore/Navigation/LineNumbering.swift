@@ -71,6 +71,12 @@ public struct StableSelection: Hashable, Sendable {
     public var head: StablePoint
     /// By character, word or line, as in ``Selection/granularity``.
     public var granularity: Selection.Granularity
+    /// The stable number of the first line the selection covered, words and
+    /// lines expanded, when it was made from a snapshot or terminal (nil
+    /// from ``init(anchor:head:granularity:)``): a word or logical line
+    /// that began on a line evicted since is not the one selected, even
+    /// though the anchor's line is still there.
+    var firstCoveredLine: Int?
 
     /// A stable selection from its two ends.
     public init(anchor: StablePoint, head: StablePoint? = nil, granularity: Selection.Granularity = .character) {
@@ -108,16 +114,22 @@ struct LineNumbers: Hashable, Sendable {
         return BufferPoint(line: line, column: point.column)
     }
 
-    func stableSelection(_ selection: Selection) -> StableSelection {
-        StableSelection(
+    /// `selection`, with `covered` the range it covers (words and lines
+    /// expanded) in the same buffer.
+    func stableSelection(_ selection: Selection, covering covered: BufferRange) -> StableSelection {
+        var stable = StableSelection(
             anchor: stablePoint(selection.anchor), head: stablePoint(selection.head),
             granularity: selection.granularity)
+        stable.firstCoveredLine = firstLine + covered.start.line
+        return stable
     }
 
-    /// Nil when either end's line is gone. Every line between the ends is
-    /// then there too: lines are evicted oldest first.
+    /// Nil when either end's line is gone, or the first line it covered.
+    /// Every line between them is then there too: lines are evicted oldest
+    /// first (and all at once by a reset or resize).
     func selection(_ selection: StableSelection) -> Selection? {
         guard let anchor = bufferPoint(selection.anchor), let head = bufferPoint(selection.head) else { return nil }
+        if let first = selection.firstCoveredLine, first < firstLine { return nil }
         return Selection(anchor: anchor, head: head, granularity: selection.granularity)
     }
 }
@@ -161,7 +173,7 @@ extension Terminal {
     /// scrolls on (as ``Snapshot/stableSelection(_:)`` makes it; a snapshot
     /// also turns stable points and selections back into buffer ones).
     public func stableSelection(_ selection: Selection) -> StableSelection {
-        lineNumbers.stableSelection(selection)
+        lineNumbers.stableSelection(selection, covering: selectedRange(selection))
     }
 
     /// The text of a stable selection (as ``text(of:)-(Selection)``), or nil

@@ -88,7 +88,7 @@ extension Snapshot: BufferLineSource {
     /// resolved on later snapshots with ``selection(_:)`` or
     /// ``text(of:)-(StableSelection)``.
     public func stableSelection(_ selection: Selection) -> StableSelection {
-        lineNumbers.stableSelection(selection)
+        lineNumbers.stableSelection(selection, covering: selectedRange(selection))
     }
 
     /// `selection` in this snapshot's buffer lines, or nil when any of its
