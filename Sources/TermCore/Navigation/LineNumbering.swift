@@ -12,8 +12,9 @@
 // What counts as evicted, per screen:
 // - the oldest scrollback line dropped for a new one (`Grid.pushTopLine`,
 //   both in a scroll and in the plain-lines loop `writeLinesAtBottom`);
-//   with no scrollback (the alternate screen, or `scrollback: 0`) every line
-//   scrolled off the top;
+//   with no scrollback (`scrollback: 0`, and the alternate screen, whose
+//   whole-screen scrolls `Grid.scrollUp` counts) every line scrolled off the
+//   top;
 // - every scrollback line on ED 3 (`Grid.clearHistory`);
 // - every line of both screens on RIS and `Terminal.reset()`, the screen's
 //   too (a reset screen shows new lines, not the old ones erased);
@@ -24,7 +25,10 @@
 // - the alternate screen's lines when 1047 or 1049 clear it on entry.
 // An erase, an insert or delete of lines, or a scroll inside margins
 // changes the text of a line in place: its number stays (as a selection on
-// any terminal shows the new text there).
+// any terminal shows the new text there). Rows below a region that feeds
+// the scrollback (top margin on the first row) are numbered after it, so
+// each line entering the scrollback renumbers them: a known limit, as for
+// `BufferPoint`s.
 //
 // The alternate screen numbers its own lines (its grid's count): a stable
 // point says which screen it was made on and resolves only on that one.
