@@ -174,8 +174,10 @@ extension TerminalState {
         unbindPen()  // the pen's ids were those of the other grid's page
         swap(&modes.kittyKeyboardFlags, &inactiveKittyFlags)  // kitty keeps flags per screen
         isAlternateScreen = toAlternate
+        // Cleared on entry, the alternate screen's lines are new ones
+        // (Navigation/LineNumbering.swift).
+        if toAlternate && clearAlternate { active.evictedCount &+= rows }
         if toAlternate && clearAlternate {
-            active.evictedCount &+= rows  // cleared lines are new ones (Navigation/LineNumbering.swift)
             for row in 0..<rows { active.clearRow(ScreenRow(row), with: eraseFill) }
         }
     }
