@@ -62,6 +62,14 @@ struct SnapshotChangesTests {
         #expect(Self.changes(after: "\u{1B}]7;file://host/tmp\u{7}").0.workingDirectory)
         let scrolled = Self.changes(after: "\r\n\r\n\r\n\r\n").0
         #expect(scrolled.scrollback && !scrolled.rows.isEmpty)
+        // A full scrollback (10 lines) keeps its count as lines arrive.
+        let (terminal, _) = Self.settled()
+        terminal.feed(String(repeating: "\r\n", count: 30))
+        let full = terminal.snapshot()
+        terminal.feed("\r\nmore")
+        let later = terminal.snapshot()
+        #expect(later.scrollbackCount == full.scrollbackCount)
+        #expect(later.changes(since: full).scrollback)
         let paste = Self.changes(after: "\u{1B}[?2004h").0
         #expect(paste.inputModes && !paste.cursor && !paste.needsFullRedraw)
     }

@@ -131,6 +131,20 @@
             locked { $0.snapshot(viewport: viewport) }
         }
 
+        /// ``Terminal/snapshot(following:)`` under the lock: `viewport` follows
+        /// the output since it was last passed here and the snapshot holds the
+        /// lines it then shows, in one acquisition.
+        public func snapshot(following viewport: inout Viewport) -> Snapshot {
+            let before = viewport
+            let (after, snapshot) = locked { terminal in
+                var viewport = before
+                let snapshot = terminal.snapshot(following: &viewport)
+                return (viewport, snapshot)
+            }
+            viewport = after
+            return snapshot
+        }
+
         /// The primary screen's scrollback length, under the lock.
         public var scrollbackCount: Int {
             locked { $0.scrollbackCount }

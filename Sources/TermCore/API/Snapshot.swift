@@ -39,6 +39,9 @@ public struct Snapshot: Sendable {
 
     let screenRows: [SnapshotRow]
     let scrollbackRows: [SnapshotRow]
+    /// How the terminal numbered its lines when the snapshot was taken
+    /// (Navigation/Snapshot+Selection.swift).
+    var lineNumbers = LineNumbers()
 
     /// Screen row `row` (0 = top); a blank line for a row outside the screen.
     public func line(_ row: Int) -> SnapshotLine {

@@ -29,8 +29,9 @@ public struct SnapshotChanges: Equatable, Sendable {
     public var title = false
     /// The working directory (OSC 7).
     public var workingDirectory = false
-    /// The scrollback: lines were added or dropped, or the snapshot holds
-    /// other scrollback lines (a viewport shows them).
+    /// The scrollback: lines were added or dropped (a full scrollback's
+    /// count stays the same, its ``Snapshot/evictedLineCount`` does not), or
+    /// the snapshot holds other scrollback lines (a viewport shows them).
     public var scrollback = false
     /// Any of the other modes (mouse reporting, bracketed paste, keys…):
     /// nothing to draw, but input is encoded differently.
@@ -67,7 +68,11 @@ extension Snapshot {
         changes.colors = older.palette != palette
         changes.title = older.title != title || older.iconName != iconName
         changes.workingDirectory = older.workingDirectory != workingDirectory
-        changes.scrollback = older.scrollbackCount != scrollbackCount || older.scrollbackRange != scrollbackRange
+        // A full scrollback keeps its count while lines arrive: the lines
+        // evicted tell those changes apart.
+        changes.scrollback =
+            older.scrollbackCount != scrollbackCount || older.scrollbackRange != scrollbackRange
+            || older.evictedLineCount != evictedLineCount
         changes.inputModes = !changes.cursor && !changes.screenModes && !changes.frameHold && older.modes != modes
         return changes
     }

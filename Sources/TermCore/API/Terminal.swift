@@ -342,6 +342,7 @@ public final class Terminal {
         state.cellPixelWidth = previous.cellPixelWidth
         state.cellPixelHeight = previous.cellPixelHeight
         state.gridEpoch = previous.gridEpoch &+ 1  // new grids: no cached row stands
+        state.continueLineNumbers(from: previous)
         parser = OutputParser()
     }
 
@@ -449,11 +450,12 @@ public final class Terminal {
         // Writes after this point get a new stamp, so the cache sees them.
         state.active.advanceGeneration()
         if isAlternate { alternateRowCache = cache } else { primaryRowCache = cache }
-        let snapshot = Snapshot(
+        var snapshot = Snapshot(
             columns: columns, rows: rows, cursor: cursor, modes: state.modes, title: state.title,
             iconName: state.iconName, workingDirectory: state.workingDirectory, isAlternateScreen: isAlternate,
             palette: state.palette, scrollbackCount: history, scrollbackRange: range, generation: generation,
             isHoldingFrame: isHoldingFrame, screenRows: screenRows, scrollbackRows: scrollbackRows)
+        snapshot.lineNumbers = lineNumbers
         lastSnapshot = snapshot
         changedSinceSnapshot = false
         return snapshot

@@ -179,6 +179,9 @@ extension TerminalState {
         unbindPen()  // the pen's ids were those of the other grid's page
         swap(&modes.kittyKeyboardFlags, &inactiveKittyFlags)  // kitty keeps flags per screen
         isAlternateScreen = toAlternate
+        // Cleared on entry, the alternate screen's lines are new ones
+        // (Navigation/LineNumbering.swift).
+        if toAlternate && clearAlternate { active.evictedCount &+= rows }
         if toAlternate && clearAlternate {
             let fill = eraseFill
             for row in 0..<rows { active.clearRow(ScreenRow(row), with: fill) }
@@ -235,7 +238,12 @@ extension TerminalState {
     /// lines).
     mutating func fullReset(clearingScrollback: Bool = true) {
         if isAlternateScreen { switchScreen(toAlternate: false, clearAlternate: false) }
-        if clearingScrollback { active.clearHistory() }
+        if clearingScrollback {
+            // Every line goes, the screens' too (Navigation/LineNumbering.swift).
+            active.clearHistory()
+            active.evictedCount &+= rows
+            inactive.evictedCount &+= rows
+        }
         conformanceLevel = 4
         modes = TerminalModes()
         inactiveKittyFlags = 0

@@ -1,13 +1,20 @@
 /// A place in the whole buffer: line 0 is the oldest scrollback line, line
 /// `scrollbackCount` the top screen row (the coordinate frame that survives
 /// scrolling the viewport).
+///
+/// Once the scrollback is full, every new line drops the oldest and line 0 is
+/// another line: keep a position across output as a ``StablePoint``.
 public struct BufferPoint: Hashable, Comparable, Sendable {
+    /// The line: scrollback lines first (0 = the oldest), then the screen rows.
     public var line: Int
+    /// The column, 0 = the leftmost.
     public var column: Int
+    /// A point of the buffer.
     public init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
+    /// Earlier in reading order: by line, then by column.
     public static func < (a: BufferPoint, b: BufferPoint) -> Bool {
         (a.line, a.column) < (b.line, b.column)
     }
@@ -15,8 +22,11 @@ public struct BufferPoint: Hashable, Comparable, Sendable {
 
 /// A span of the buffer, both ends included.
 public struct BufferRange: Hashable, Sendable {
+    /// The first cell.
     public var start: BufferPoint
+    /// The last cell (for a wide character, its right half).
     public var end: BufferPoint
+    /// A range from `start` to `end`.
     public init(start: BufferPoint, end: BufferPoint) {
         self.start = start
         self.end = end
@@ -26,14 +36,24 @@ public struct BufferRange: Hashable, Sendable {
 /// What the user selected: from where the press was to where the pointer
 /// is, by character, word (double click) or line (triple click).
 public struct Selection: Hashable, Sendable {
+    /// What a selection's ends expand to.
     public enum Granularity: Sendable {
-        case character, word, line
+        /// The cells between the ends (a drag).
+        case character
+        /// Whole words at both ends (a double click), across soft wraps.
+        case word
+        /// Whole logical lines (a triple click): soft-wrapped rows together.
+        case line
     }
 
+    /// Where the press was.
     public var anchor: BufferPoint
+    /// Where the pointer is (the anchor when nil is given).
     public var head: BufferPoint
+    /// By character, word or line.
     public var granularity: Granularity
 
+    /// A selection from `anchor` to `head`, in either order.
     public init(anchor: BufferPoint, head: BufferPoint? = nil, granularity: Granularity = .character) {
         self.anchor = anchor
         self.head = head ?? anchor
@@ -41,134 +61,62 @@ public struct Selection: Hashable, Sendable {
     }
 }
 
-extension Terminal {
+extension Terminal: BufferLineSource {
     /// Lines in the whole buffer (scrollback and screen of the primary
     /// screen; only the screen while the alternate screen is shown).
     public var bufferLineCount: Int { (isAlternateScreen ? 0 : scrollbackCount) + rows }
 
-    /// The cells and wrap flag of buffer line `index`.
-    func bufferLine(_ index: Int) -> (cells: UnsafePointer<Cell>, wrapped: Bool, tables: PageTables) {
+    /// A line of one of the grids, read in place: valid until the next feed.
+    struct GridLine: BufferLineCells {
+        let cells: UnsafePointer<Cell>
+        let isWrapped: Bool
+        let tables: PageTables
+        func cell(_ column: Int) -> Cell { cells[column] }
+        func clusterScalars(_ id: UInt32) -> [UInt32] { tables.clusters[id] }
+    }
+
+    /// The terminal holds every line of its buffer.
+    var heldLineRanges: [Range<Int>] { [0..<bufferLineCount] }
+
+    /// Buffer line `index`, nil outside the buffer.
+    func heldLine(_ index: Int) -> GridLine? {
+        guard (0..<bufferLineCount).contains(index) else { return nil }
         let history = isAlternateScreen ? 0 : scrollbackCount
         if index < history {
             let primary = state.primary
             let line = ScrollbackLine(index)
-            return (
-                UnsafePointer(primary.historyRow(line)), primary.historyFlags(line).contains(.wrapped),
-                primary.tables(ofHistoryLine: line)
-            )
+            return GridLine(
+                cells: UnsafePointer(primary.historyRow(line)),
+                isWrapped: primary.historyFlags(line).contains(.wrapped),
+                tables: primary.tables(ofHistoryLine: line))
         }
         let row = ScreenRow(index - history)
-        return (
-            state.active.readRow(row), state.active.flags(row).contains(.wrapped), state.active.tables(ofScreenRow: row)
-        )
+        return GridLine(
+            cells: state.active.readRow(row), isWrapped: state.active.flags(row).contains(.wrapped),
+            tables: state.active.tables(ofScreenRow: row))
     }
 
     /// The buffer line of screen row `row`.
     public func bufferLine(ofScreenRow row: Int) -> Int { (isAlternateScreen ? 0 : scrollbackCount) + row }
 
-    /// The range a selection covers after expanding words and lines.
+    /// The range a selection covers after expanding words and lines, its
+    /// ends clamped to the buffer.
     /// - Complexity: O(length of the lines at its ends).
-    public func range(of selection: Selection) -> BufferRange {
-        var start = min(selection.anchor, selection.head)
-        var end = max(selection.anchor, selection.head)
-        start.line = max(0, min(start.line, bufferLineCount - 1))
-        end.line = max(0, min(end.line, bufferLineCount - 1))
-        start.column = max(0, min(start.column, columns - 1))
-        end.column = max(0, min(end.column, columns - 1))
-        switch selection.granularity {
-        case .character:
-            break
-        case .word:
-            start = wordBoundary(from: start, forward: false)
-            end = wordBoundary(from: end, forward: true)
-        case .line:
-            // Whole logical lines: soft-wrapped rows belong together.
-            while start.line > 0 && bufferLine(start.line - 1).wrapped { start.line -= 1 }
-            while end.line < bufferLineCount - 1 && bufferLine(end.line).wrapped { end.line += 1 }
-            start.column = 0
-            end.column = columns - 1
-        }
-        return BufferRange(start: start, end: end)
-    }
+    public func range(of selection: Selection) -> BufferRange { selectedRange(selection) }
 
     /// The selected text: soft-wrapped rows joined, hard line ends as "\n",
     /// trailing blanks of each line trimmed, wide characters once.
-    public func text(of selection: Selection) -> String { text(in: range(of: selection)) }
+    /// ``Snapshot/text(of:)-(Selection)`` gives the same from a snapshot.
+    public func text(of selection: Selection) -> String { text(of: selectedRange(selection)) }
 
-    /// The text of a buffer range, joined as ``text(of:)`` does.
-    public func text(in range: BufferRange) -> String {
-        var result = ""
-        var pending = RowText(capacity: columns)
-        for line in range.start.line...range.end.line {
-            let (cells, wrapped, tables) = bufferLine(line)
-            let first = line == range.start.line ? range.start.column : 0
-            let last = line == range.end.line ? range.end.column : columns - 1
-            var col = first
-            while col <= last {
-                appendText(of: cells[col], tables: tables, to: &pending)
-                col += 1
-            }
-            if line < range.end.line && !wrapped {
-                result += pending.droppingTrailingSpaces() + "\n"
-                pending.removeAll()
-            }
-        }
-        return result + pending.droppingTrailingSpaces()
-    }
+    /// The text of a buffer range, joined as ``text(of:)-(Selection)`` does;
+    /// its ends are clamped to the buffer.
+    public func text(in range: BufferRange) -> String { text(of: range) }
 
     /// Appends a cell's characters (see `RowText.append(_:cluster:)`);
     /// `tables` are those of its page.
     @inline(__always)
     func appendText(of cell: Cell, tables: PageTables, to text: inout RowText) {
         text.append(cell) { tables.clusters[$0] }
-    }
-
-    /// Characters that belong to a word for double-click selection: letters,
-    /// digits and the punctuation of paths and URLs (as xterm's default
-    /// character classes treat them, roughly).
-    static func isWordCharacter(_ cell: Cell, clusters: ClusterTable) -> Bool {
-        guard !cell.isBlank else { return false }
-        let value = cell.isCluster ? clusters[cell.value][0] : cell.value
-        guard let scalar = Unicode.Scalar(value) else { return false }
-        if scalar.properties.isAlphabetic || scalar.properties.numericType != nil { return true }
-        return "_-./~:@%+#?=&".unicodeScalars.contains(scalar)
-    }
-
-    /// Walks from `point` while cells are word characters, following soft wraps.
-    func wordBoundary(from point: BufferPoint, forward: Bool) -> BufferPoint {
-        var current = point
-        func cell(at point: BufferPoint) -> (Cell, ClusterTable) {
-            let line = bufferLine(point.line)
-            var cell = line.cells[point.column]
-            if cell.width == .wideTail && point.column > 0 { cell = line.cells[point.column - 1] }
-            return (cell, line.tables.clusters)
-        }
-        func isWordCharacter(_ point: BufferPoint) -> Bool {
-            let (cell, clusters) = cell(at: point)
-            return Self.isWordCharacter(cell, clusters: clusters)
-        }
-        guard isWordCharacter(current) else { return current }
-        while true {
-            var next = current
-            if forward {
-                if next.column + 1 < columns {
-                    next.column += 1
-                } else if next.line + 1 < bufferLineCount && bufferLine(next.line).wrapped {
-                    next = BufferPoint(line: next.line + 1, column: 0)
-                } else {
-                    return current
-                }
-            } else {
-                if next.column > 0 {
-                    next.column -= 1
-                } else if next.line > 0 && bufferLine(next.line - 1).wrapped {
-                    next = BufferPoint(line: next.line - 1, column: columns - 1)
-                } else {
-                    return current
-                }
-            }
-            guard isWordCharacter(next) else { return current }
-            current = next
-        }
     }
 }

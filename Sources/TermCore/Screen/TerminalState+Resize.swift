@@ -43,12 +43,16 @@ extension TerminalState {
         // one (a DECSC, then an earlier resize while on the alternate screen).
         var primaryCursor = (wasAlternate ? (savedPrimary?.cursor ?? Cursor()) : cursor).clamped(
             rows: rows, columns: columns)
-        let newPrimary =
+        var newPrimary =
             reflowsOnResize
             ? reflowPrimary(columns: newColumns, rows: newRows, cursor: &primaryCursor)
             : cutPrimary(columns: newColumns, rows: newRows, cursor: &primaryCursor)
         var alternateCursor = (wasAlternate ? cursor : Cursor()).clamped(rows: rows, columns: columns)
-        let newAlternate = resizeAlternate(columns: newColumns, rows: newRows, cursor: &alternateCursor)
+        var newAlternate = resizeAlternate(columns: newColumns, rows: newRows, cursor: &alternateCursor)
+        // Reflow re-wraps, joins and drops lines: every line is a new one,
+        // numbered after all the old grid had (Navigation/LineNumbering.swift).
+        newPrimary.evictedCount = active.retiredLineCount
+        newAlternate.evictedCount = inactive.retiredLineCount
         active.addCompactions(to: &counters)  // those of the grids replaced
         inactive.addCompactions(to: &counters)
         active = wasAlternate ? newAlternate : newPrimary

@@ -179,6 +179,12 @@ struct Grid {
     private(set) var zero = 0
     /// Lines currently in the scrollback.
     private(set) var historyCount = 0
+    /// Lines that left this grid for good: dropped from a full scrollback
+    /// (or scrolled off a grid that keeps none) and cleared with it (ED 3).
+    /// `evictedCount + buffer line` numbers a line for as long as it exists
+    /// (Navigation/LineNumbering.swift); the terminal sets it when it
+    /// replaces a grid (a resize, a reset).
+    var evictedCount = 0
     /// Counts changes: stamped on every row written (see `GridStorage.generations`).
     private(set) var generation: UInt32 = 1
     /// False until a row of this grid is made double width or height (rare:
@@ -423,32 +429,40 @@ struct Grid {
         }
         rotate(top: top, bottom: bottom, by: count)
         for row in (bottom - count + 1)...bottom { clearRow(ScreenRow(row), with: fill) }
+        // The whole screen of a grid with no scrollback (the alternate one):
+        // the top lines left it for good, as `pushTopLine` counts them.
+        if top == 0 && bottom == rows - 1 && scrollbackLimit == 0 { evictedCount &+= count }
     }
 
     /// The common case of `scrollUp`: the whole screen up one line into the
     /// scrollback (a line feed at the bottom with no margins set).
     @inline(__always)
     mutating func scrollWholeScreenUpOneLine(fill: BlankFill) {
-        Self.pushTopLine(zero: &zero, historyCount: &historyCount, limit: scrollbackLimit, slotCount: storage.slotCount)
+        Self.pushTopLine(
+            zero: &zero, historyCount: &historyCount, evicted: &evictedCount, limit: scrollbackLimit,
+            slotCount: storage.slotCount)
         clearRow(ScreenRow(rows - 1), with: fill)
     }
 
     /// `scrollWholeScreenUpOneLine(fill:)` with a fill's shared cell.
     @inline(__always)
     mutating func scrollWholeScreenUpOneLine(sharedFill cell: Cell) {
-        Self.pushTopLine(zero: &zero, historyCount: &historyCount, limit: scrollbackLimit, slotCount: storage.slotCount)
+        Self.pushTopLine(
+            zero: &zero, historyCount: &historyCount, evicted: &evictedCount, limit: scrollbackLimit,
+            slotCount: storage.slotCount)
         clearRow(ScreenRow(rows - 1), withShared: cell)
     }
 
     /// The top row becomes the newest scrollback line, dropping the oldest
-    /// once the scrollback holds `limit`: either way every screen row's
-    /// position moves one ring entry on.
+    /// once the scrollback holds `limit` (counted in `evicted`): either way
+    /// every screen row's position moves one ring entry on.
     @inline(__always)
-    static func pushTopLine(zero: inout Int, historyCount: inout Int, limit: Int, slotCount: Int) {
+    static func pushTopLine(zero: inout Int, historyCount: inout Int, evicted: inout Int, limit: Int, slotCount: Int) {
         if historyCount < limit {
             historyCount &+= 1
         } else {
             zero = zero &+ 1 == slotCount ? 0 : zero &+ 1
+            evicted &+= 1
         }
     }
 
@@ -517,6 +531,7 @@ struct Grid {
         let pageShift = pageShift
         var zero = self.zero
         var historyCount = self.historyCount
+        var evictedCount = self.evictedCount
         var bottom = ringIndex(screenRow: rows &- 1)
         var lines = 0
         var isRecycled = false
@@ -552,7 +567,8 @@ struct Grid {
                 staleFrom[slot] = UInt16(truncatingIfNeeded: columns)
             }
             lines &+= 1
-            Self.pushTopLine(zero: &zero, historyCount: &historyCount, limit: limit, slotCount: slotCount)
+            Self.pushTopLine(
+                zero: &zero, historyCount: &historyCount, evicted: &evictedCount, limit: limit, slotCount: slotCount)
             bottom = bottom &+ 1 == slotCount ? 0 : bottom &+ 1
             // `resetRowMetadata` for the row coming up, with the locals.
             let next = Int(ring[bottom])
@@ -563,6 +579,7 @@ struct Grid {
         }
         self.zero = zero
         self.historyCount = historyCount
+        self.evictedCount = evictedCount
         // The lines written that are still on the screen, above the bottom
         // row, lose their stale cells now: no screen row is ever stale, so
         // that the accessors of screen rows, which printing calls per run or
@@ -674,6 +691,7 @@ struct Grid {
 
     /// Forgets every scrollback line (ED 3).
     mutating func clearHistory() {
+        evictedCount &+= historyCount
         zero = ringIndex(screenRow: 0)
         historyCount = 0
     }
