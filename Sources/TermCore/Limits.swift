@@ -30,6 +30,10 @@ enum Limits {
     /// 8 bytes (610 MiB at 80 columns, 7.5 GiB at 1,000), and ring entries
     /// and page numbers are 32 bits (`GridStorage.ring`), far above it.
     static let maxScrollback = 1_000_000
+    /// The largest cell an embedder may report, in pixels, each way: far
+    /// past any screen's cell, and small enough that the window's size
+    /// (XTWINOPS 14: the cell's times 1,000 cells) cannot overflow.
+    static let maxCellPixels = 10_000
 
     // MARK: Pages and their tables (Tables/PageTables.swift)
 

@@ -50,6 +50,30 @@ struct EmbedderInputTests {
         #expect(t.snapshot(scrollback: 0..<1).scrollbackLine(0).text == "ab")
     }
 
+    @Test func anyCellPixelSizeReportsWithoutOverflow() {
+        // Int.max times the columns overflowed in the XTWINOPS 14 reply.
+        let t = Terminal(columns: 1000, rows: 1000, scrollback: 0)
+        var replies: [UInt8] = []
+        t.writeBack = { replies += $0 }
+        t.setCellPixelSize(width: Int.max, height: -3)
+        t.feed("\u{1B}[14t\u{1B}[16t")
+        #expect(String(decoding: replies, as: UTF8.self) == "\u{1B}[4;1000;10000000t\u{1B}[6;1;10000t")
+    }
+
+    @Test func viewportScrollsSaturateInsteadOfTrapping() {
+        // Int.max lines overflowed the offset (a trap); now they saturate.
+        var viewport = Viewport()
+        viewport.scroll(by: 5, scrollbackCount: 100)
+        viewport.scroll(by: Int.max, scrollbackCount: 100)
+        #expect(viewport.offset == 100)
+        viewport.follow(newScrollbackLines: Int.max, scrollbackCount: 100)
+        #expect(viewport.offset == 100)
+        viewport.scroll(by: Int.min, scrollbackCount: 100)
+        #expect(viewport.offset == 0)
+        viewport.scroll(by: 3, scrollbackCount: -4)
+        #expect(viewport.offset == 0)
+    }
+
     @Test func aViewportFromASnapshotWithoutItsLinesDrawsThemBlank() {
         let t = Terminal(columns: 20, rows: 3, scrollback: 100)
         for line in 0..<10 { t.feed("line \(line)\r\n") }

@@ -558,6 +558,18 @@ struct MouseEncodingTests {
         #expect(e.encode(MouseEvent(.press, .left, at: at(1, 1))).isEmpty)
     }
 
+    @Test func extremePositionsEncodeWithoutATrap() {
+        // Int.max overflowed the 1-based form (a trap); now it is clamped to
+        // Int32.max first, and the legacy forms send nothing past their limit.
+        let max = Int(Int32.max) + 1
+        #expect(
+            report(.press, .left, Int.max, Int.max, in: "\(CSI)?1000h\(CSI)?1006h") == bytes("\(CSI)<0;\(max);\(max)M"))
+        #expect(report(.press, .left, Int.max, 0, in: "\(CSI)?1000h").isEmpty)
+        let e = encoder("\(CSI)?1000h\(CSI)?1016h")
+        let event = MouseEvent(.press, .left, at: at(1, 1), pixel: PixelPosition(x: Int.max, y: Int.min))
+        #expect(e.encode(event) == bytes("\(CSI)<0;\(max);1M"))
+    }
+
     @Test func negativePositionsAreClampedToTheOrigin() {
         #expect(report(.press, .left, -5, -1, in: "\(CSI)?1000h\(CSI)?1006h") == bytes("\(CSI)<0;1;1M"))
     }

@@ -47,3 +47,28 @@ struct StyleColorsTests {
         #expect(colors.foreground == snapshot.palette.defaultBackground)
     }
 }
+
+@Suite("Palettes from embedders")
+struct EmbedderPaletteTests {
+    @Test func aSixteenColourThemeIsCompletedNotATrap() {
+        // An embedder's 16-colour theme: colour 200 and OSC 4 queries past 15
+        // must still work (they trapped on a 16-entry array).
+        let terminal = Terminal(columns: 10, rows: 2, scrollback: 0)
+        var palette = Palette.xterm
+        palette.colors = (0..<16).map { RGB(UInt8($0), 0, 0) }
+        palette.specialColors = []
+        terminal.palette = palette
+        #expect(terminal.palette.colors.count == 256 && terminal.palette.specialColors.count == 5)
+        #expect(terminal.palette.colors[3] == RGB(3, 0, 0))
+        #expect(terminal.palette.colors[200] == Palette.xterm.colors[200])
+        var replies: [UInt8] = []
+        terminal.writeBack = { replies += $0 }
+        terminal.feed("\u{1B}[38;5;200mX\u{1B}]4;200;?\u{7}\u{1B}]5;4;?\u{7}")
+        let snapshot = terminal.snapshot()
+        #expect(snapshot.colors(of: snapshot.line(0).cell(0).style).foreground == Palette.xterm.colors[200])
+        #expect(String(decoding: replies, as: UTF8.self).contains("]4;200;rgb:"))
+        // Too many entries are cut.
+        palette.colors = [RGB](repeating: RGB(1, 1, 1), count: 300)
+        #expect(palette.colors.count == 256)
+    }
+}

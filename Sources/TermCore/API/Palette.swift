@@ -14,8 +14,15 @@ public struct RGB: Hashable, Sendable {
 /// change them (OSC 4, 5, 10, 11, 12) and reset them (OSC 104, 105,
 /// 110–112); the embedder sets its theme through ``Terminal/palette``.
 public struct Palette: Equatable, Sendable {
-    /// Entries 0–255.
-    public var colors: [RGB]
+    /// Entries 0–255. Always 256: a theme of fewer (16 colours, say) is
+    /// completed with xterm's entries after it (the 6×6×6 cube and the
+    /// grey ramp), entries past 255 are dropped, so no SGR or OSC 4 index
+    /// can fall outside.
+    public var colors: [RGB] {
+        didSet {
+            if colors.count != 256 { colors = Self.completed(colors, with: Palette.xterm.colors) }
+        }
+    }
     public var defaultForeground: RGB
     public var defaultBackground: RGB
     public var cursor: RGB
@@ -26,7 +33,20 @@ public struct Palette: Equatable, Sendable {
     /// 256) and reset them with OSC 105; RIS resets them too. They are kept
     /// and reported only: xterm's default resources leave the modes that use
     /// them (`colorBDMode` …) off, so they change no rendering.
-    public var specialColors: [RGB]
+    /// Always ``specialColorCount`` of them, completed and cut as
+    /// ``colors`` are.
+    public var specialColors: [RGB] {
+        didSet {
+            if specialColors.count != Self.specialColorCount {
+                specialColors = Self.completed(specialColors, with: Palette.xterm.specialColors)
+            }
+        }
+    }
+
+    /// `entries` cut or completed to the length of `defaults`, from it.
+    static func completed(_ entries: [RGB], with defaults: [RGB]) -> [RGB] {
+        Array(entries.prefix(defaults.count)) + defaults.dropFirst(min(entries.count, defaults.count))
+    }
 
     /// The special colours' numbers in OSC 5 (and, plus 256, in OSC 4).
     public enum SpecialColor: Int, CaseIterable, Sendable {

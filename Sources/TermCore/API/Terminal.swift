@@ -21,6 +21,8 @@ public final class Terminal {
         public static let defaultScrollback = TermCore.Limits.defaultScrollback
         /// The largest scrollback accepted, in lines.
         public static let maxScrollback = TermCore.Limits.maxScrollback
+        /// The largest cell size accepted, in pixels (``setCellPixelSize(width:height:)``).
+        public static let maxCellPixels = TermCore.Limits.maxCellPixels
     }
 
     /// Counters of input the terminal dropped or ignored, for diagnostics.
@@ -293,10 +295,12 @@ public final class Terminal {
     /// The palette the embedder last set (what ``reset()`` returns to).
     var configuredPalette = Palette.xterm
 
-    /// The pixel size of a cell, reported by XTWINOPS 14 and 16.
+    /// The pixel size of a cell, reported by XTWINOPS 14 and 16. Clamped to
+    /// 1…``Limits/maxCellPixels`` (the window's size in pixels, reported
+    /// too, is the cell's times up to 1,000 cells).
     public func setCellPixelSize(width: Int, height: Int) {
-        state.cellPixelWidth = max(1, width)
-        state.cellPixelHeight = max(1, height)
+        state.cellPixelWidth = min(max(1, width), Limits.maxCellPixels)
+        state.cellPixelHeight = min(max(1, height), Limits.maxCellPixels)
     }
 
     private func deliver() {

@@ -65,8 +65,11 @@ extension InputEncoder {
             if mouse.action == .motion { code += 32 }
         }
 
-        var x = max(0, mouse.position.column) + 1
-        var y = max(0, mouse.position.row) + 1
+        // Kept within 0…Int32.max before the 1-based form: any position an
+        // embedder passes (negative, Int.max) encodes, none traps.
+        func coordinate(_ value: Int) -> Int { min(max(0, value), Int(Int32.max)) + 1 }
+        var x = coordinate(mouse.position.column)
+        var y = coordinate(mouse.position.row)
         var writer = SequenceWriter()
         writer.csi()
         switch modes.mouseEncoding {
@@ -88,8 +91,8 @@ extension InputEncoder {
         case .sgr, .sgrPixels:
             if modes.mouseEncoding == .sgrPixels {
                 guard let pixel = mouse.pixel else { return [] }
-                x = max(0, pixel.x) + 1
-                y = max(0, pixel.y) + 1
+                x = coordinate(pixel.x)
+                y = coordinate(pixel.y)
             }
             writer.ascii("<")
             writer.number(code)

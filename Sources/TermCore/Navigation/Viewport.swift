@@ -13,7 +13,15 @@ public struct Viewport: Hashable, Sendable {
 
     /// Scrolls by `lines` (positive = back in history), clamped to what exists.
     public mutating func scroll(by lines: Int, scrollbackCount: Int) {
-        offset = max(0, min(offset + lines, scrollbackCount))
+        offset = Self.offset(offset, movedBy: lines, within: scrollbackCount)
+    }
+
+    /// `offset` moved by `lines` and kept within 0…`count`, whatever the
+    /// embedder passes (`Int.max` lines saturates, it does not trap).
+    static func offset(_ offset: Int, movedBy lines: Int, within count: Int) -> Int {
+        let (sum, overflow) = offset.addingReportingOverflow(lines)
+        let moved = overflow ? (lines > 0 ? Int.max : 0) : sum
+        return max(0, min(moved, count))
     }
 
     /// Back to the live screen (when output arrives, or on a key press).
@@ -31,7 +39,7 @@ public struct Viewport: Hashable, Sendable {
     /// get it wrong.
     public mutating func follow(newScrollbackLines newLines: Int, scrollbackCount: Int) {
         guard offset > 0 else { return }
-        offset = max(0, min(offset + newLines, scrollbackCount))
+        offset = Self.offset(offset, movedBy: newLines, within: scrollbackCount)
     }
 
     /// Keeps the same content in view from `older`, the snapshot drawn last,
