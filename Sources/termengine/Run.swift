@@ -59,7 +59,8 @@ enum RunCommand {
     /// to `new`: mouse tracking (DECSET 9, 1000, 1002, 1003) and its
     /// encoding (1005, 1006, 1015, 1016), bracketed paste (2004), focus
     /// events (1004), application cursor keys (DECCKM, 1) and keypad
-    /// (DECKPAM/DECKPNM), and the cursor's shape (DECSCUSR). These decide
+    /// (DECKPAM/DECKPNM), the kitty keyboard flags, and the cursor's shape
+    /// (DECSCUSR). These decide
     /// what this terminal sends for the keys, clicks and pastes passed on
     /// raw, so they must be the program's.
     static func mirror(from old: TerminalModes, to new: TerminalModes) -> String {
@@ -77,6 +78,10 @@ enum RunCommand {
         if old.focusEvents != new.focusEvents { set(1004, new.focusEvents) }
         if old.applicationCursorKeys != new.applicationCursorKeys { set(1, new.applicationCursorKeys) }
         if old.applicationKeypad != new.applicationKeypad { out += new.applicationKeypad ? "\u{1B}=" : "\u{1B}>" }
+        // The kitty keyboard protocol's flags, set whole (`CSI = flags ; 1 u`):
+        // with them the outer terminal sends the key reports the program
+        // asked for (its pushes and pops are the engine's to keep).
+        if old.kittyKeyboardFlags != new.kittyKeyboardFlags { out += "\u{1B}[=\(new.kittyKeyboardFlags);1u" }
         if old.cursorShape != new.cursorShape || old.cursorBlink != new.cursorBlink {
             let base: Int
             switch new.cursorShape {
@@ -115,7 +120,7 @@ enum RunCommand {
     /// mirrored (a program killed mid-update leaves its modes set).
     static let resetModes =
         "\u{1B}[?9l\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1003l\u{1B}[?1005l\u{1B}[?1006l\u{1B}[?1015l\u{1B}[?1016l"
-        + "\u{1B}[?2004l\u{1B}[?1004l\u{1B}[?1l\u{1B}>\u{1B}[0 q"
+        + "\u{1B}[?2004l\u{1B}[?1004l\u{1B}[?1l\u{1B}>\u{1B}[=0;1u\u{1B}[0 q"
 
     /// The display side: the painter, the mirrored modes and the outer size,
     /// all owned by `queue` (the `@unchecked Sendable` is that confinement).

@@ -33,3 +33,37 @@ struct RunCommandTests {
         }
     }
 }
+
+#if os(Linux) || os(macOS)
+    import TermPTY
+    #if os(Linux)
+        import Glibc
+    #else
+        import Darwin
+    #endif
+
+    /// `termengine run` hosted on a pseudo-terminal whose terminal is a
+    /// TermCore `Terminal`: what `run` sets on its outer terminal shows in
+    /// that terminal's modes.
+    @Suite("termengine run: modes mirrored on the outer terminal", .timeLimit(.minutes(1)))
+    struct RunMirrorTests {
+        @Test func `the kitty keyboard flags are mirrored while the program runs and reset after it`() throws {
+            let engine = try PackageExecutable("termengine").url.path
+            let program = "printf '\\033[=5;1u\\033[?2004h'; printf ready; sleep 1; exit 4"
+            let session = try PTYSession(
+                PTYCommand(engine, ["run", "--size", "30x5", "--", "/bin/sh", "-c", program]),
+                size: PTYSize(columns: 40, rows: 8))
+            #expect(waitForScreen(session) { $0.contains { $0.contains("ready") } })
+            var flags: UInt8 = 0
+            var paste = false
+            for _ in 0..<200 where flags != 5 || !paste {
+                (flags, paste) = session.withTerminal { ($0.modes.kittyKeyboardFlags, $0.modes.bracketedPaste) }
+                if flags != 5 || !paste { usleep(10_000) }
+            }
+            #expect(flags == 5 && paste)
+            #expect(session.waitForExit(timeout: .seconds(10)) == .exited(4))
+            let after = session.withTerminal { ($0.modes.kittyKeyboardFlags, $0.modes.bracketedPaste) }
+            #expect(after.0 == 0 && !after.1)
+        }
+    }
+#endif
