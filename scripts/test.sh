@@ -39,5 +39,5 @@ swift build --build-tests --sanitize=thread --scratch-path .build/sanitize-threa
 # figures are printed as not measured and only the behaviour is checked (the
 # plain step above measures them).
 TERMENGINE_SANITIZER=thread swift test --skip-build --sanitize=thread --scratch-path .build/sanitize-thread \
-    --filter 'TermAttachTests|EmbeddingTests|SnapshotTests|ConcurrentRenderingTests|EmbedderInputTests|LockedTerminalTests|DrainedOutputTests|InputRecipeTests'
+    --filter 'TermAttachTests|EmbeddingTests|EmbeddingSnippetTests|SnapshotTests|SnapshotChangesTests|ConcurrentRenderingTests|EmbedderInputTests|LockedTerminalTests|DrainedOutputTests|InputRecipeTests|ScrollbackRecipeTests'
 step "done"
