@@ -7,9 +7,11 @@ need=()
 [ -f /usr/include/utf8proc.h ] || need+=(libutf8proc-dev)
 [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
-# Corpus/tools/run_tmux.py compares `termengine run` of less and vim with tmux.
+# Corpus/tools/run_tmux.py compares `termengine run` of less, vim and bash with tmux...
 command -v less >/dev/null 2>&1 || need+=(less)
 command -v vim >/dev/null 2>&1 || need+=(vim)
+# ...and draws htop through it, then resizes it.
+command -v htop >/dev/null 2>&1 || need+=(htop)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 # TermAttach: OpenSSL for wss:// (libssl-dev), the openssl command for the
 # TLS tests' throw-away CA, pip for the test peer's `websockets`.

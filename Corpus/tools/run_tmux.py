@@ -8,13 +8,15 @@ directly, in a pane of the inner size (TERM=xterm-256color, as `run` sets
 it), and through `termengine run`, in a pane one row taller (the status row).
 Once both panes are still, their text (`capture-pane -p`, the status row left
 out) and cursor positions must be equal; the styled capture (`-e`) is
-compared too, less what cannot be seen at a line's end (see `visible`). Then, in a pane running sh: a program's exit returns to the
-shell at once with its status, the mirrored modes (mouse, keypad) are set
+compared too, less what cannot be seen at a line's end (see `visible`).
+The programs: sh, less, vim and bash. htop, whose screen changes by itself,
+is checked for where it draws, before and after a resize. Then, in a pane
+running sh: a program's exit returns to the shell at once with its status, the mirrored modes (mouse, keypad) are set
 while it runs and reset after, the tty leaves raw mode, `stty size` inside
 follows a resize of the outer window, and the detach key ends `run` with
 the program's SIGHUP (status 129).
 
-Something absent (tmux, less, vim) is reported SKIPPED, never passed, and
+Something absent (tmux, less, vim, bash, htop) is reported SKIPPED, never passed, and
 fails the run when CI=true. Exit status: 0 if everything ran passed, 1
 otherwise, 2 if there is no engine binary.
 """
@@ -191,6 +193,37 @@ def compare(tmux: Tmux, report: Report, engine: Path, folders: list[Path], name:
         tmux.kill("eng")
 
 
+def htop_checks(tmux: Tmux, report: Report, engine: Path, folder: Path) -> None:
+    """htop through `run`: its meters and function bar drawn, and drawn again at a new size.
+
+    htop's screen changes by itself (meters, the process list), so it is not
+    compared with a direct run; what is checked is where it draws: the header
+    at the top, the function bar on the program's last row, right above the
+    status row, before and after the outer window is resized."""
+    tmux.start("htop", 80, 25, [str(engine), "run", "--", "htop", "--no-color", "-d", "10"], cwd=folder)
+    try:
+        drawn = tmux.wait_for("htop", "F10Quit")
+        rows = tmux.capture("htop")
+        report.check("htop: the header and the function bar are drawn", drawn is not None
+                     and any("Tasks:" in row for row in rows[:8]), "\n".join(rows[:3]))
+        report.check("htop: the function bar is the program's last row (23), the status row below it",
+                     len(rows) > 24 and "F10Quit" in rows[23] and "80x24" in rows[24],
+                     repr(rows[23:25] if len(rows) > 24 else rows))
+        tmux("resize-window", "-t", "htop", "-x", "100", "-y", "31")
+        deadline = time.time() + TIMEOUT
+        rows = tmux.capture("htop")
+        while time.time() < deadline and not (len(rows) > 30 and "F10Quit" in rows[29] and "100x30" in rows[30]):
+            time.sleep(0.1)
+            rows = tmux.capture("htop")
+        report.check("htop: after a resize to 100x31 the function bar is on row 29, the status row on 30",
+                     len(rows) > 30 and "F10Quit" in rows[29] and "100x30" in rows[30],
+                     repr(rows[28:31] if len(rows) > 30 else rows))
+        report.check("htop: it draws the wider screen (the header spans it)",
+                     any(len(row.rstrip()) > 80 for row in rows[:8]), "\n".join(rows[:3]))
+    finally:
+        tmux.kill("htop")
+
+
 def shell_checks(tmux: Tmux, report: Report, engine: Path) -> None:
     e = shlex.quote(str(engine))
     tmux.start("sh", 80, 25, ["env", "PS1=$ ", "sh"])
@@ -302,6 +335,16 @@ def main() -> int:
                     keys=[[":set number", "Enter"], ["50G"], ["o", "typed here", "Escape"]])
         else:
             report.skip("vim", "vim is absent (scripts/setup.sh installs it)")
+        if shutil.which("bash"):
+            # No rc files: the same default prompt in both panes.
+            compare(tmux, report, engine, folders, "bash", ["env", "PS1=bash$ ", "bash", "--norc", "--noprofile", "-i"],
+                    keys=[["echo from bash", "Enter"], ["printf '\\033[1;32mgreen\\033[0m %s\\n' done", "Enter"]])
+        else:
+            report.skip("bash", "bash is absent")
+        if shutil.which("htop"):
+            htop_checks(tmux, report, engine, folders[1])
+        else:
+            report.skip("htop", "htop is absent (scripts/setup.sh installs it)")
         print("run_tmux: exit, modes, resize and detach in a shell")
         shell_checks(tmux, report, engine)
     finally:
