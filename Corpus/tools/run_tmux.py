@@ -317,6 +317,8 @@ def main() -> int:
         print("run_tmux: termengine run vs the program direct, in tmux")
         shell = ("printf 'first line\\n\\033[1;31mbold red\\033[0m plain\\n'; printf '\\033[5;10Hat 5,10';"
                  " printf '\\033[10;1H\\033[44m blue \\033[0m \\033[4munder\\033[0m wide: \\346\\227\\245\\346\\234\\254';"
+                 " printf '\\033[14;1H\\033[4:3;58;5;196mcurly\\033[0m \\033[4:5;58;2;10;200;30mdashed\\033[0m';"
+                 " printf ' \\033]8;;https://example.com/\\033\\\\link\\033]8;;\\033\\\\ after';"
                  " printf '\\033[12;1H'; stty size; printf '\\033[20;70Hend'; sleep 60")
         compare(tmux, report, engine, folders, "sh printf", ["sh", "-c", shell])
         compare(tmux, report, engine, folders, "sh at 50x12", ["sh", "-c", "seq 1 30; stty size; sleep 60"], cols=50, rows=12)

@@ -27,4 +27,34 @@ public enum ANSIRenderer {
     public static func renderString(_ snapshot: Snapshot) -> String {
         String(decoding: render(snapshot), as: UTF8.self)
     }
+
+    /// The shortest SGR sequence (`CSI … m`) that turns the rendition
+    /// `old` into `new`, or "" when they are equal: every attribute,
+    /// underline style (`4:n`) and colour (`58`) the engine keeps, in the
+    /// forms xterm's ctlseqs gives. The one SGR writer of the package: the
+    /// renderer and the replay compactor write through it too.
+    public static func sgr(from old: Style, to new: Style) -> String {
+        SGR.transition(from: old, to: new).map { "\u{1B}[" + $0 } ?? ""
+    }
+
+    /// The SGR sequence that sets `style` whatever was set before: a reset
+    /// (`0`) and its attributes in one `CSI 0;… m`.
+    public static func sgr(_ style: Style) -> String {
+        "\u{1B}[" + (["0"] + SGR.absolute(style)).joined(separator: ";") + "m"
+    }
+
+    /// The OSC 8 sequence that makes `link` the current hyperlink, or ends
+    /// the current one for nil. A link whose URI or id holds a control
+    /// character (which no OSC 8 the engine parsed can, but a `Hyperlink`
+    /// made by hand may) ends the current one instead: the bytes written are
+    /// never more than the one OSC string.
+    public static func hyperlink(_ link: Hyperlink?) -> String {
+        guard let link, !hasControl(link.uri), !hasControl(link.id ?? "") else { return "\u{1B}]8;;\u{1B}\\" }
+        return "\u{1B}]8;" + (link.id.map { "id=" + $0 } ?? "") + ";" + link.uri + "\u{1B}\\"
+    }
+
+    /// True when `text` holds a C0 or C1 control or DEL.
+    static func hasControl(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+    }
 }

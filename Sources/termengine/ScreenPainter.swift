@@ -1,4 +1,5 @@
 import TermCore
+import TermRender
 
 /// Draws a session's ``Snapshot``s on the user's terminal, rewriting only the
 /// rows that changed since the last frame (snapshots share unchanged rows, so
@@ -83,8 +84,13 @@ struct ScreenPainter {
         }
         let width = min(columns, runs.last.map { $0.column + $0.width } ?? 0)
         var out = ""
+        var link: Hyperlink?
         for run in runs where run.column < columns {
             out += run.style == Style() ? "\u{1B}[0m" : sgr(run.style)
+            if run.hyperlink != link {
+                out += ANSIRenderer.hyperlink(run.hyperlink)
+                link = run.hyperlink
+            }
             if run.column + run.width <= columns {
                 out += run.text
                 continue
@@ -103,6 +109,7 @@ struct ScreenPainter {
                 column += cellWidth
             }
         }
+        if link != nil { out += ANSIRenderer.hyperlink(nil) }
         return (out, width)
     }
 
@@ -134,37 +141,20 @@ struct ScreenPainter {
     /// A row as text with SGR, run by run.
     static func render(_ line: SnapshotLine) -> String {
         var out = ""
+        var link: Hyperlink?
         for run in line.runs {
             out += run.style == Style() ? "\u{1B}[0m" : sgr(run.style)
+            if run.hyperlink != link {
+                out += ANSIRenderer.hyperlink(run.hyperlink)
+                link = run.hyperlink
+            }
             out += run.text
         }
+        if link != nil { out += ANSIRenderer.hyperlink(nil) }
         return out
     }
 
-    /// The SGR sequence that sets `style` from the default.
-    static func sgr(_ style: Style) -> String {
-        var codes = ["0"]
-        if style.flags.contains(.bold) { codes.append("1") }
-        if style.flags.contains(.dim) { codes.append("2") }
-        if style.flags.contains(.italic) { codes.append("3") }
-        if style.underline != .none { codes.append("4") }
-        if style.flags.contains(.blink) { codes.append("5") }
-        if style.flags.contains(.inverse) { codes.append("7") }
-        if style.flags.contains(.hidden) { codes.append("8") }
-        if style.flags.contains(.strikethrough) { codes.append("9") }
-        codes += colour(style.foreground, base: 30)
-        codes += colour(style.background, base: 40)
-        return "\u{1B}[" + codes.joined(separator: ";") + "m"
-    }
-
-    private static func colour(_ color: TerminalColor, base: Int) -> [String] {
-        switch color.kind {
-        case .default: return []
-        case .indexed(let index) where index < 8: return [String(base + Int(index))]
-        case .indexed(let index) where index < 16: return [String(base + 60 + Int(index) - 8)]
-        case .indexed(let index): return [String(base + 8), "5", String(index)]
-        case .rgb(let red, let green, let blue):
-            return [String(base + 8), "2", String(red), String(green), String(blue)]
-        }
-    }
+    /// The SGR sequence that sets `style` from a reset (TermRender's one SGR
+    /// writer: underline styles and colours included).
+    static func sgr(_ style: Style) -> String { ANSIRenderer.sgr(style) }
 }
