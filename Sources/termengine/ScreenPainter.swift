@@ -87,10 +87,7 @@ struct ScreenPainter {
         var link: Hyperlink?
         for run in runs where run.column < columns {
             out += run.style == Style() ? "\u{1B}[0m" : sgr(run.style)
-            if run.hyperlink != link {
-                out += ANSIRenderer.hyperlink(run.hyperlink)
-                link = run.hyperlink
-            }
+            out += linkChange(from: &link, to: run.hyperlink)
             if run.column + run.width <= columns {
                 out += run.text
                 continue
@@ -144,10 +141,7 @@ struct ScreenPainter {
         var link: Hyperlink?
         for run in line.runs {
             out += run.style == Style() ? "\u{1B}[0m" : sgr(run.style)
-            if run.hyperlink != link {
-                out += ANSIRenderer.hyperlink(run.hyperlink)
-                link = run.hyperlink
-            }
+            out += linkChange(from: &link, to: run.hyperlink)
             out += run.text
         }
         if link != nil { out += ANSIRenderer.hyperlink(nil) }
@@ -157,4 +151,12 @@ struct ScreenPainter {
     /// The SGR sequence that sets `style` from a reset (TermRender's one SGR
     /// writer: underline styles and colours included).
     static func sgr(_ style: Style) -> String { ANSIRenderer.sgr(style) }
+
+    /// The OSC 8 that moves from the link `current` to `next` ("" when they
+    /// are the same), which becomes current.
+    static func linkChange(from current: inout Hyperlink?, to next: Hyperlink?) -> String {
+        guard next != current else { return "" }
+        current = next
+        return ANSIRenderer.hyperlink(next)
+    }
 }
