@@ -332,8 +332,11 @@ def main() -> int:
             # (so vim sets background=dark), while tmux without a client
             # answers nothing (vim keeps light). The background is set for
             # both so that the styles compare what `run` draws.
+            # Without a vimrc, vim waits a second after Escape for the rest
+            # of a key code ('timeoutlen'), longer than the panes need to look
+            # still: a short 'ttimeoutlen' ends insert mode at once in both.
             compare(tmux, report, engine, folders, "vim -u NONE",
-                    ["vim", "-u", "NONE", "-N", "-c", "set background=light", "numbers.txt"],
+                    ["vim", "-u", "NONE", "-N", "-c", "set background=light ttimeout ttimeoutlen=10", "numbers.txt"],
                     keys=[[":set number", "Enter"], ["50G"], ["o", "typed here", "Escape"]])
         else:
             report.skip("vim", "vim is absent (scripts/setup.sh installs it)")
