@@ -40,7 +40,7 @@ struct GridMemoryTests {
             // 80 × 10,024 slots: 6.4 MB of cells, mapped from a huge-page
             // boundary; the kernel's record of each part (madvise splits the
             // mapping, the advised part carrying the `hg` flag, VM_HUGEPAGE).
-            let storage = GridStorage(columns: 80, slotCount: 10_024)
+            let storage = GridStorage(columns: 80, slotCount: 10_024, pageShift: 9)
             let start = UInt(bitPattern: storage.cells)
             #expect(storage.mappedLength == 6_418_432)  // 80 × 10,024 × 8 rounded up to 4 KiB pages
             #expect(start % Self.huge == 0)
@@ -58,7 +58,7 @@ struct GridMemoryTests {
 
     @Test func smallGridsComeFromTheHeap() {
         // Under two huge pages of cells: no mapping of their own.
-        let storage = GridStorage(columns: 80, slotCount: 1_000)
+        let storage = GridStorage(columns: 80, slotCount: 1_000, pageShift: 9)
         #expect(storage.mappedLength == 0)
     }
 
@@ -68,10 +68,10 @@ struct GridMemoryTests {
             // resident, once freeing one has raised its mmap threshold; a
             // grid's own mapping is backed only where it is written.
             do {
-                let old = GridStorage(columns: 80, slotCount: 10_024)
+                let old = GridStorage(columns: 80, slotCount: 10_024, pageShift: 9)
                 memset(old.cells, 0x41, 80 * 10_024 * 8)
             }
-            let storage = GridStorage(columns: 80, slotCount: 10_024)
+            let storage = GridStorage(columns: 80, slotCount: 10_024, pageShift: 9)
             #expect(try Self.residentPages(storage) == 0)
             storage.cells[0] = Cell(content: 0x41, style: .default, linkID: 0)
             storage.cells[80 * 5_000] = Cell(content: 0x42, style: .default, linkID: 0)

@@ -42,6 +42,9 @@ public final class Terminal {
         public var clusterCompactions = 0
         /// Times a page's hyperlink table was full and compacted.
         public var hyperlinkCompactions = 0
+        /// Times the tables of a page's era were emptied at once, in O(1), because
+        /// every line that named their entries had been replaced.
+        public var tableResets = 0
         /// Replies dropped because one feed asked for more than 64 KiB of them.
         public var droppedReplies = 0
         /// Events dropped because one feed produced more than 1,024.

@@ -4,6 +4,18 @@
 // no cell, so only a copy from one slot to another (DECCRA, a scroll between
 // left and right margins, a resize) can cross pages, and translates
 // (`translated(_:from:toPage:)`).
+//
+// Eras: each page has two sets of tables, and each of its slots names one of
+// them, its era. A slot whose line is replaced whole (the oldest scrollback
+// line's slot reused for a new line, a row a scroll or an erase of the screen
+// clears) joins its page's current era; when the other era has no slot left,
+// every line that named its entries is gone, and its tables are reset at once
+// (`renewEra(slot:)`): O(1), whatever they hold. The next slot of the page to
+// be replaced then starts a new era in those empty tables. So the tables of a
+// page that scrolling output passes through are freed a page of lines after
+// its last line left the N-line window, without visiting a cell; only a page
+// whose old era a line still holds (a screen row never cleared, a line a
+// region scroll kept) falls back on compaction, O(cells of the page).
 
 extension Grid {
     /// The most rows a page of `columns`-wide rows holds: the largest power of
@@ -15,9 +27,11 @@ extension Grid {
         return rows
     }
 
-    /// The page of slot `slot`.
+    /// The tables slot `slot`'s cells name, as an index of `pages`: its page
+    /// and its era (`page << 1 | era`). Everything but the eras themselves
+    /// calls this the slot's page.
     @inline(__always)
-    func page(ofSlot slot: Int) -> Int { slot &>> pageShift }
+    func page(ofSlot slot: Int) -> Int { (slot &>> pageShift) &<< 1 | Int(storage.eras[slot]) }
 
     /// The page screen row `row` is stored in.
     @inline(__always)
@@ -31,6 +45,45 @@ extension Grid {
 
     /// The tables scrollback line `line`'s cells name.
     func tables(ofHistoryLine line: ScrollbackLine) -> PageTables { pages[page(ofHistoryLine: line)] }
+
+    // MARK: Eras
+
+    /// The line in `slot` is being replaced whole, so its cells will name no
+    /// entry of its era: the slot joins its page's current era, starting a
+    /// new one when it is there already and the other era has no slot. An
+    /// era left with no slot has its tables reset, in O(1).
+    @inline(__always)
+    mutating func renewEra(slot: Int) {
+        let physicalPage = slot &>> pageShift
+        let era = storage.eras[slot]
+        var current = storage.currentEras[physicalPage]
+        if era == current {
+            // The other era is empty (and its tables were reset when it
+            // emptied, or never held anything): this slot starts a new era
+            // there, and the rest of the page is the old one.
+            guard storage.eraSlots[physicalPage &<< 1 | Int(current ^ 1)] == 0 else { return }
+            current ^= 1
+            storage.currentEras[physicalPage] = current
+        }
+        let old = physicalPage &<< 1 | Int(era)
+        storage.eraSlots[old] &-= 1
+        storage.eraSlots[physicalPage &<< 1 | Int(current)] &+= 1
+        storage.eras[slot] = current
+        if storage.eraSlots[old] == 0 { resetTables(old) }
+    }
+
+    /// Empties the tables of `page` (an era no slot names any more). Ids
+    /// taken from them before are stale, as after a compaction.
+    @inline(never)
+    private mutating func resetTables(_ page: Int) {
+        let compactions = pages[page].compactions
+        guard pages[page].styles.count > 1 || pages[page].links.count > 1 || pages[page].clusters.count > 0
+        else { return }  // nothing to free: ids taken from it stand
+        pages[page] = PageTables()
+        pages[page].compactions = compactions
+        tableResets += 1
+        noteCompaction(page: page)
+    }
 
     // MARK: Interning
 
@@ -161,17 +214,19 @@ extension Grid {
         counters.styleCompactions += styleCompactions
         counters.hyperlinkCompactions += linkCompactions
         counters.clusterCompactions += clusterCompactions
+        counters.tableResets += tableResets
     }
 
     /// Calls `body` with every cell of page `page`, stale cells zeroed first
     /// (they name entries of lines long gone, as a read of the line would
     /// find).
     private mutating func forEachCell(page: Int, _ body: (inout Cell) -> Void) {
-        let first = page << pageShift
+        let first = (page >> 1) << pageShift
         let slots = first..<min(storage.slotCount, first + (1 << pageShift))
         let columns = columns
-        compactionCellVisits &+= slots.count * columns
-        for slot in slots {
+        let era = UInt8(page & 1)
+        for slot in slots where storage.eras[slot] == era {
+            compactionCellVisits &+= columns
             clearStaleCells(slot: slot)
             let row = storage.cells + slot * columns
             for col in 0..<columns { body(&row[col]) }

@@ -49,12 +49,21 @@ final class GridStorage {
     /// (`Grid.historyRow(_:)`), which most lines of a long replay never are
     /// before their slot is reused.
     let staleFrom: UnsafeMutablePointer<UInt16>
+    /// Per slot: the era of its page whose tables its cells name, 0 or 1
+    /// (Grid+Pages.swift, "Eras").
+    let eras: UnsafeMutablePointer<UInt8>
+    /// Per page: the era a slot of the page joins when its line is replaced.
+    let currentEras: UnsafeMutablePointer<UInt8>
+    /// Per page and era (`page << 1 | era`): the slots in that era.
+    let eraSlots: UnsafeMutablePointer<Int32>
 
     /// The length of the cells' own mapping (Linux, grids of
     /// ``mappingThreshold`` bytes or more), 0 when they came from `calloc`.
     let mappedLength: Int
 
-    init(columns: Int, slotCount: Int) {
+    /// Storage for `slotCount` rows of `columns` cells, in pages of
+    /// `1 << pageShift` slots, every slot in era 0.
+    init(columns: Int, slotCount: Int, pageShift: Int) {
         self.columns = columns
         self.slotCount = slotCount
         let byteCount = columns * slotCount * MemoryLayout<Cell>.stride
@@ -77,6 +86,16 @@ final class GridStorage {
         // `Terminal` keeps columns within 1…1000.
         staleFrom = .allocate(capacity: slotCount)
         staleFrom.initialize(repeating: UInt16(columns), count: slotCount)
+        eras = .allocate(capacity: slotCount)
+        eras.initialize(repeating: 0, count: slotCount)
+        let pageCount = (slotCount + (1 << pageShift) - 1) >> pageShift
+        currentEras = .allocate(capacity: pageCount)
+        currentEras.initialize(repeating: 0, count: pageCount)
+        eraSlots = .allocate(capacity: 2 * pageCount)
+        eraSlots.initialize(repeating: 0, count: 2 * pageCount)
+        for page in 0..<pageCount {
+            eraSlots[page << 1] = Int32(min(slotCount - (page << pageShift), 1 << pageShift))
+        }
     }
 
     /// The size of a transparent huge page on x86-64 and arm64 Linux with
@@ -158,6 +177,9 @@ final class GridStorage {
         generations.deallocate()
         marks.deallocate()
         staleFrom.deallocate()
+        eras.deallocate()
+        currentEras.deallocate()
+        eraSlots.deallocate()
     }
 }
 
@@ -193,8 +215,10 @@ struct Grid {
     private(set) var mayHoldDoubleSizeRows = false
     /// Slot `s` belongs to page `s >> pageShift` (Grid+Pages.swift).
     let pageShift: Int
-    /// Each page's tables, which its cells' ids name. All start as one
-    /// shared empty set of tables, copied for a page when it first interns.
+    /// The tables cells' ids name: two per page, one per era, at
+    /// `page << 1 | era` (the index `page(ofSlot:)` gives, and what the rest
+    /// of the grid calls a page's tables). All start as one shared empty set
+    /// of tables, copied for a page's era when it first interns.
     var pages: [PageTables]
     /// Compactions of any page's tables so far, and of each kind of table.
     var compactionCount = 0
@@ -207,6 +231,8 @@ struct Grid {
     var styleCompactions = 0
     var linkCompactions = 0
     var clusterCompactions = 0
+    /// Eras whose tables were reset when their last slot left (`renewEra(slot:)`).
+    var tableResets = 0
     /// Cells compactions have visited: the work they did (tests check it
     /// stays linear in the input).
     var compactionCellVisits = 0
@@ -223,11 +249,11 @@ struct Grid {
         self.rows = rows
         self.scrollbackLimit = scrollbackLimit
         let slotCount = rows + scrollbackLimit
-        storage = GridStorage(columns: columns, slotCount: slotCount)
         let perPage = rowsPerPage ?? Self.rowsPerPage(columns: columns)
         precondition(perPage > 0 && perPage & (perPage - 1) == 0, "rows per page must be a power of two")
         pageShift = perPage.trailingZeroBitCount
-        pages = Array(repeating: PageTables(), count: (slotCount + perPage - 1) >> pageShift)
+        storage = GridStorage(columns: columns, slotCount: slotCount, pageShift: pageShift)
+        pages = Array(repeating: PageTables(), count: 2 * ((slotCount + perPage - 1) >> pageShift))
     }
 
     // Positions, slots and slot × columns are bounded by the grid's size
@@ -288,7 +314,7 @@ struct Grid {
         let slot = screenSlot(row)
         assert(storage.staleFrom[slot] == columns, "screen rows are never stale")
         storage.generations[slot] = generation
-        return (storage.cells + slot &* columns, storage.flags[slot], slot &>> pageShift)
+        return (storage.cells + slot &* columns, storage.flags[slot], page(ofSlot: slot))
     }
 
     /// The cells of screen row `row`, for reading only.
@@ -367,9 +393,11 @@ struct Grid {
     @inline(__always)
     mutating func clearRow(_ row: ScreenRow, with fill: BlankFill) {
         let slot = screenSlot(row)
-        // Taken first: a mutating call in the arguments of a call on the
-        // grid copies the grid (`lineFeed()`).
-        let cell = blank(fill, page: slot >> pageShift)
+        // Its line is gone: the row joins its page's current era before its
+        // blank is made there. Taken first: a mutating call in the arguments
+        // of a call on the grid copies the grid (`lineFeed()`).
+        renewEra(slot: slot)
+        let cell = blank(fill, page: page(ofSlot: slot))
         clearSlot(slot, with: cell)
     }
 
@@ -377,7 +405,9 @@ struct Grid {
     /// `BlankFill`'s shared cell), and clears its flags.
     @inline(__always)
     mutating func clearRow(_ row: ScreenRow, withShared cell: Cell) {
-        clearSlot(screenSlot(row), with: cell)
+        let slot = screenSlot(row)
+        renewEra(slot: slot)
+        clearSlot(slot, with: cell)
     }
 
     @inline(__always)
@@ -535,17 +565,23 @@ struct Grid {
         var bottom = ringIndex(screenRow: rows &- 1)
         var lines = 0
         var isRecycled = false
+        let eras = storage.eras
         while true {
             let slot = Int(ring[bottom])
-            let page = slot &>> pageShift
+            let page = (slot &>> pageShift) &<< 1 | Int(eras[slot])
             if page != readyPage {
                 let needsFill = isRecycled && !fillIsShared
-                (cellBits, fill) = bind(pen, needsFill ? blankFill : nil, page: page)
+                let bound = bind(pen, needsFill ? blankFill : nil, page: page)
+                cellBits = bound.cellBits
                 readyPage = page
                 // A fill made before may name another page's ids, or ids a
-                // compaction while binding renumbered.
+                // compaction while binding renumbered; a shared one is the
+                // same in every page.
                 fillIsBound = needsFill || fillIsShared
-                if needsFill { fillIsEmpty = fill == .empty }
+                if needsFill {
+                    fill = bound.fill
+                    fillIsEmpty = fill == .empty
+                }
             }
             let row = cells + slot &* columns
             guard let written = writeLine(row, isRecycled, cellBits) else {
@@ -570,11 +606,13 @@ struct Grid {
             Self.pushTopLine(
                 zero: &zero, historyCount: &historyCount, evicted: &evictedCount, limit: limit, slotCount: slotCount)
             bottom = bottom &+ 1 == slotCount ? 0 : bottom &+ 1
-            // `resetRowMetadata` for the row coming up, with the locals.
+            // `resetRowMetadata` for the row coming up, with the locals; its
+            // line is gone, so it joins its page's current era.
             let next = Int(ring[bottom])
             flags[next] = []
             marks[next] = nil
             generations[next] = stamp
+            renewEra(slot: next)
             isRecycled = true
         }
         self.zero = zero
