@@ -78,6 +78,22 @@ struct OSCTests {
         #expect(t.semanticMark(row: 3) == nil)
     }
 
+    @Test("Command-end marks keep their exit status on the screen and in the scrollback, Windows' 32-bit codes too")
+    func commandEndStatusesAreKept() {
+        // 0xC0000005 (an access violation) as Windows reports it; a status
+        // of 2^60 or more is kept as a command end without one.
+        let statuses = ["0", "-1", "255", "3221225477", "-2147483648", "1152921504606846975"]
+        var input = ""
+        for status in statuses { input += "\(ESC)]133;D;\(status)\u{07}x\r\n" }
+        input += "\(ESC)]133;D;1152921504606846976\u{07}y\r\n\(ESC)]133;D\u{07}z"
+        let t = terminal(20, 3, input)
+        var marks = (0..<t.scrollbackCount).map { t.semanticMark(line: ScrollbackLine($0)) }
+        marks += (0..<3).map { t.semanticMark(row: $0) }
+        let expected: [SemanticMark?] =
+            statuses.map { .commandEnd(exitStatus: Int($0)) } + [.commandEnd(exitStatus: nil), .commandEnd(exitStatus: nil)]
+        #expect(marks == expected)
+    }
+
     @Test func unknownOSCIsIgnored() {
         let t = terminal(10, 1, "\(ESC)]1337;File=whatever\u{07}x")
         #expect(t.screenLine(0) == "x")

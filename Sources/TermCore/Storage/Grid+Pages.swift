@@ -31,7 +31,7 @@ extension Grid {
     /// and its era (`page << 1 | era`). Everything but the eras themselves
     /// calls this the slot's page.
     @inline(__always)
-    func page(ofSlot slot: Int) -> Int { (slot &>> pageShift) &<< 1 | Int(storage.eras[slot]) }
+    func page(ofSlot slot: Int) -> Int { Int(storage.tableSets[slot]) }
 
     /// The page screen row `row` is stored in.
     @inline(__always)
@@ -54,28 +54,38 @@ extension Grid {
     /// era left with no slot has its tables reset, in O(1).
     @inline(__always)
     mutating func renewEra(slot: Int) {
-        let physicalPage = slot &>> pageShift
-        let era = storage.eras[slot]
-        var current = storage.currentEras[physicalPage]
-        if era == current {
-            // The other era is empty (and its tables were reset when it
+        let tables = Int(storage.tableSets[slot])
+        let page = tables &>> 1
+        if tables & 1 != Int(storage.currentEras[page]) {
+            // From the old era to the current one.
+            storage.tableSets[slot] = UInt16(truncatingIfNeeded: tables ^ 1)
+            storage.oldEraSlots[page] &-= 1
+            if storage.oldEraSlots[page] == 0 { resetTables(tables) }
+        } else if storage.oldEraSlots[page] == 0 {
+            // The old era is empty (and its tables were reset when it
             // emptied, or never held anything): this slot starts a new era
-            // there, and the rest of the page is the old one.
-            guard storage.eraSlots[physicalPage &<< 1 | Int(current ^ 1)] == 0 else { return }
-            current ^= 1
-            storage.currentEras[physicalPage] = current
+            // in them, and the rest of the page becomes the old one.
+            storage.tableSets[slot] = UInt16(truncatingIfNeeded: tables ^ 1)
+            storage.currentEras[page] ^= 1
+            storage.oldEraSlots[page] = storage.pageSlots[page] &- 1
+            if storage.oldEraSlots[page] == 0 { resetTables(tables) }
         }
-        let old = physicalPage &<< 1 | Int(era)
-        storage.eraSlots[old] &-= 1
-        storage.eraSlots[physicalPage &<< 1 | Int(current)] &+= 1
-        storage.eras[slot] = current
-        if storage.eraSlots[old] == 0 { resetTables(old) }
+    }
+
+    /// Takes `moves` rows that joined `tables`, their page's current era,
+    /// from its old era off the old era's count (`writeLinesAtBottom` counts
+    /// them in a local), resetting the old era's tables if none is left.
+    @inline(__always)
+    mutating func settleEraMoves(_ moves: Int32, into tables: Int, oldEraSlots: UnsafeMutablePointer<Int32>) {
+        let page = tables &>> 1
+        oldEraSlots[page] &-= moves
+        if oldEraSlots[page] == 0 { resetTables(tables ^ 1) }
     }
 
     /// Empties the tables of `page` (an era no slot names any more). Ids
     /// taken from them before are stale, as after a compaction.
     @inline(never)
-    private mutating func resetTables(_ page: Int) {
+    mutating func resetTables(_ page: Int) {
         let compactions = pages[page].compactions
         guard pages[page].styles.count > 1 || pages[page].links.count > 1 || pages[page].clusters.count > 0
         else { return }  // nothing to free: ids taken from it stand
@@ -224,8 +234,7 @@ extension Grid {
         let first = (page >> 1) << pageShift
         let slots = first..<min(storage.slotCount, first + (1 << pageShift))
         let columns = columns
-        let era = UInt8(page & 1)
-        for slot in slots where storage.eras[slot] == era {
+        for slot in slots where Int(storage.tableSets[slot]) == page {
             compactionCellVisits &+= columns
             clearStaleCells(slot: slot)
             let row = storage.cells + slot * columns

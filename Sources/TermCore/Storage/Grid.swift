@@ -39,8 +39,9 @@ final class GridStorage {
     /// Per slot: the grid's change counter when the row was last written, so
     /// a snapshot can reuse its copy of a row nobody touched.
     let generations: UnsafeMutablePointer<UInt32>
-    /// Per slot: the OSC 133 shell-integration mark of the row, if any.
-    let marks: UnsafeMutablePointer<SemanticMark?>
+    /// Per slot: the OSC 133 shell-integration mark of the row, packed in a
+    /// word (``SemanticMark/packed``; 0 = none).
+    let marks: UnsafeMutablePointer<UInt64>
     /// Per slot: the cells from this column on are empty, but may still
     /// hold what an older line left there; `columns` when no cell is stale.
     /// Only scrollback lines are ever stale. Plain scrolling leaves them so
@@ -49,13 +50,16 @@ final class GridStorage {
     /// (`Grid.historyRow(_:)`), which most lines of a long replay never are
     /// before their slot is reused.
     let staleFrom: UnsafeMutablePointer<UInt16>
-    /// Per slot: the era of its page whose tables its cells name, 0 or 1
-    /// (Grid+Pages.swift, "Eras").
-    let eras: UnsafeMutablePointer<UInt8>
+    /// Per slot: the tables its cells name, as an index of `Grid.pages`: its
+    /// page × 2 + its era, 0 or 1 (Grid+Pages.swift, "Eras"). Kept whole, not
+    /// as the era's bit, so that a write finds its tables with one load.
+    let tableSets: UnsafeMutablePointer<UInt16>
     /// Per page: the era a slot of the page joins when its line is replaced.
     let currentEras: UnsafeMutablePointer<UInt8>
-    /// Per page and era (`page << 1 | era`): the slots in that era.
-    let eraSlots: UnsafeMutablePointer<Int32>
+    /// Per page: its slots still in the other era, the old one.
+    let oldEraSlots: UnsafeMutablePointer<Int32>
+    /// Per page: its slots (all but the last page's are `1 << pageShift`).
+    let pageSlots: UnsafeMutablePointer<Int32>
 
     /// The length of the cells' own mapping (Linux, grids of
     /// ``mappingThreshold`` bytes or more), 0 when they came from `calloc`.
@@ -82,19 +86,23 @@ final class GridStorage {
         generations = .allocate(capacity: slotCount)
         generations.initialize(repeating: 0, count: slotCount)
         marks = .allocate(capacity: slotCount)
-        marks.initialize(repeating: nil, count: slotCount)
+        marks.initialize(repeating: 0, count: slotCount)
         // `Terminal` keeps columns within 1…1000.
         staleFrom = .allocate(capacity: slotCount)
         staleFrom.initialize(repeating: UInt16(columns), count: slotCount)
-        eras = .allocate(capacity: slotCount)
-        eras.initialize(repeating: 0, count: slotCount)
         let pageCount = (slotCount + (1 << pageShift) - 1) >> pageShift
+        precondition(2 * pageCount <= Int(UInt16.max) + 1, "\(pageCount) pages of tables: more than 16-bit indexes")
+        tableSets = .allocate(capacity: slotCount)
         currentEras = .allocate(capacity: pageCount)
         currentEras.initialize(repeating: 0, count: pageCount)
-        eraSlots = .allocate(capacity: 2 * pageCount)
-        eraSlots.initialize(repeating: 0, count: 2 * pageCount)
+        oldEraSlots = .allocate(capacity: pageCount)
+        oldEraSlots.initialize(repeating: 0, count: pageCount)
+        pageSlots = .allocate(capacity: pageCount)
         for page in 0..<pageCount {
-            eraSlots[page << 1] = Int32(min(slotCount - (page << pageShift), 1 << pageShift))
+            let first = page << pageShift
+            let count = min(slotCount - first, 1 << pageShift)
+            pageSlots[page] = Int32(count)
+            (tableSets + first).initialize(repeating: UInt16(truncatingIfNeeded: page << 1), count: count)
         }
     }
 
@@ -177,9 +185,10 @@ final class GridStorage {
         generations.deallocate()
         marks.deallocate()
         staleFrom.deallocate()
-        eras.deallocate()
+        tableSets.deallocate()
         currentEras.deallocate()
-        eraSlots.deallocate()
+        oldEraSlots.deallocate()
+        pageSlots.deallocate()
     }
 }
 
@@ -342,16 +351,16 @@ struct Grid {
     mutating func advanceGeneration() { generation &+= 1 }
 
     /// The OSC 133 mark of screen row `row`.
-    func mark(_ row: ScreenRow) -> SemanticMark? { storage.marks[screenSlot(row)] }
+    func mark(_ row: ScreenRow) -> SemanticMark? { SemanticMark(packed: storage.marks[screenSlot(row)]) }
 
     func setMark(_ row: ScreenRow, _ mark: SemanticMark?) {
         let slot = screenSlot(row)
-        storage.marks[slot] = mark
+        storage.marks[slot] = mark?.packed ?? 0
         storage.generations[slot] = generation
     }
 
     /// The OSC 133 mark of scrollback line `line`.
-    func historyMark(_ line: ScrollbackLine) -> SemanticMark? { storage.marks[historySlot(line)] }
+    func historyMark(_ line: ScrollbackLine) -> SemanticMark? { SemanticMark(packed: storage.marks[historySlot(line)]) }
 
     /// The cells of scrollback line `line` (0 = oldest), for reading and
     /// table compaction, with any stale cells zeroed first: a read that
@@ -422,7 +431,7 @@ struct Grid {
     @inline(__always)
     private func resetRowMetadata(slot: Int) {
         storage.flags[slot] = []
-        storage.marks[slot] = nil
+        storage.marks[slot] = 0
         storage.generations[slot] = generation
     }
 
@@ -565,10 +574,17 @@ struct Grid {
         var bottom = ringIndex(screenRow: rows &- 1)
         var lines = 0
         var isRecycled = false
-        let eras = storage.eras
+        let tableSets = storage.tableSets
+        let oldEraSlots = storage.oldEraSlots
+        // The current era's tables of the page the last recycled row joined,
+        // and the rows since moved there from that page's old era, not yet
+        // taken off `oldEraSlots` (the next recycled rows are in the same
+        // page, 512 at 80 columns: one compare each).
+        var eraTables = -1
+        var eraMoves: Int32 = 0
         while true {
             let slot = Int(ring[bottom])
-            let page = (slot &>> pageShift) &<< 1 | Int(eras[slot])
+            let page = Int(tableSets[slot])
             if page != readyPage {
                 let needsFill = isRecycled && !fillIsShared
                 let bound = bind(pen, needsFill ? blankFill : nil, page: page)
@@ -607,14 +623,29 @@ struct Grid {
                 zero: &zero, historyCount: &historyCount, evicted: &evictedCount, limit: limit, slotCount: slotCount)
             bottom = bottom &+ 1 == slotCount ? 0 : bottom &+ 1
             // `resetRowMetadata` for the row coming up, with the locals; its
-            // line is gone, so it joins its page's current era.
+            // line is gone, so it joins its page's current era
+            // (`renewEra(slot:)`, written out for the case of every line
+            // once the scrollback is full: a row of the old era of the page
+            // of the row before).
             let next = Int(ring[bottom])
             flags[next] = []
-            marks[next] = nil
+            marks[next] = 0
             generations[next] = stamp
-            renewEra(slot: next)
+            let tables = Int(tableSets[next])
+            if tables ^ 1 == eraTables {
+                tableSets[next] = UInt16(truncatingIfNeeded: eraTables)
+                eraMoves &+= 1
+            } else {
+                if eraMoves != 0 {
+                    settleEraMoves(eraMoves, into: eraTables, oldEraSlots: oldEraSlots)
+                    eraMoves = 0
+                }
+                renewEra(slot: next)
+                eraTables = Int(tableSets[next])
+            }
             isRecycled = true
         }
+        if eraMoves != 0 { settleEraMoves(eraMoves, into: eraTables, oldEraSlots: oldEraSlots) }
         self.zero = zero
         self.historyCount = historyCount
         self.evictedCount = evictedCount
@@ -713,7 +744,9 @@ struct Grid {
     func setHistoryFlags(_ line: ScrollbackLine, _ flags: RowFlags) { storage.flags[historySlot(line)] = flags }
 
     /// Sets the mark of scrollback line `line`.
-    func setHistoryMark(_ line: ScrollbackLine, _ mark: SemanticMark?) { storage.marks[historySlot(line)] = mark }
+    func setHistoryMark(_ line: ScrollbackLine, _ mark: SemanticMark?) {
+        storage.marks[historySlot(line)] = mark?.packed ?? 0
+    }
 
     /// Line `index` of the whole buffer, scrollback lines first (0 = the
     /// oldest), then the screen rows: its cells for reading, flags, mark and
@@ -732,5 +765,35 @@ struct Grid {
         evictedCount &+= historyCount
         zero = ringIndex(screenRow: 0)
         historyCount = 0
+    }
+}
+
+extension SemanticMark {
+    /// The mark as a row slot stores it: a word instead of the 16-byte
+    /// optional enum (its `Int?` payload), so that a row's metadata is reset
+    /// with one store. The low three bits are the kind (1 prompt, 2 input,
+    /// 3 output, 4 command end without a status, 5 with one), the others the
+    /// exit status. A status of 2^60 or more in magnitude, which no system
+    /// reports (Windows' are 32-bit), is kept as a command end without one.
+    var packed: UInt64 {
+        switch self {
+        case .prompt: return 1
+        case .input: return 2
+        case .output: return 3
+        case .commandEnd(let status?) where status.magnitude < 1 << 60: return UInt64(bitPattern: Int64(status) << 3) | 5
+        case .commandEnd: return 4
+        }
+    }
+
+    /// The mark `packed` holds, nil for 0.
+    init?(packed: UInt64) {
+        switch packed & 7 {
+        case 1: self = .prompt
+        case 2: self = .input
+        case 3: self = .output
+        case 4: self = .commandEnd(exitStatus: nil)
+        case 5: self = .commandEnd(exitStatus: Int(Int64(bitPattern: packed) >> 3))
+        default: return nil
+        }
     }
 }

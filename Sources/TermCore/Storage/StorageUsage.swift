@@ -15,8 +15,8 @@ extension Terminal {
         /// The cells of every row slot: 8 bytes each.
         public var cellBytes: Int
         /// Per row slot: flags, ring entry, change stamp, shell-integration
-        /// mark, stale-cell mark and era; per page, its current era and the
-        /// slots in each.
+        /// mark, stale-cell mark and tables (page and era); per page, its current era, its
+        /// slots and those still in the old era.
         public var rowBytes: Int
         /// The pages' tables of styles, hyperlinks and grapheme clusters
         /// with their indexes, and the array of pages.
@@ -48,7 +48,7 @@ extension Grid {
         usage.cellBytes += slots * columns * MemoryLayout<Cell>.stride
         let perRow =
             MemoryLayout<RowFlags>.stride + MemoryLayout<Int32>.stride + MemoryLayout<UInt32>.stride
-            + MemoryLayout<SemanticMark?>.stride + MemoryLayout<UInt16>.stride + MemoryLayout<UInt8>.stride
+            + MemoryLayout<UInt64>.stride + 2 * MemoryLayout<UInt16>.stride
         let physicalPages = pages.count / 2
         usage.rowBytes += slots * perRow + physicalPages * (MemoryLayout<UInt8>.stride + 2 * MemoryLayout<Int32>.stride)
         usage.tableBytes += HeapEstimate.array(pages, of: PageTables.self)
