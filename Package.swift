@@ -2,8 +2,15 @@
 import PackageDescription
 
 // Dependencies point one way: VTParser <- TermCore <- termengine.
-// VTParser has no dependencies at all; TermCore reaches Unicode data through
-// the system library utf8proc (Debian: libutf8proc-dev).
+// VTParser has no dependencies at all. TermCore's Unicode data (widths,
+// grapheme breaks) is generated from utf8proc into committed Swift tables
+// (Corpus/tools/generate_width_table.py, generate_grapheme_table.py). On Linux
+// the system utf8proc (Debian: libutf8proc-dev) stays the reference the tests
+// compare those tables with; nothing else links it.
+//
+// utf8proc, as the reference the Unicode tests compare with.
+let utf8procReference: [Target.Dependency] = [.target(name: "CUTF8Proc", condition: .when(platforms: [.linux]))]
+
 let package = Package(
     name: "TermEngine",
     products: [
@@ -22,7 +29,7 @@ let package = Package(
             name: "CUTF8Proc",
             providers: [.apt(["libutf8proc-dev"]), .brew(["utf8proc"])]
         ),
-        .target(name: "TermCore", dependencies: ["VTParser", "CUTF8Proc"]),
+        .target(name: "TermCore", dependencies: ["VTParser"]),
         .executableTarget(name: "termengine", dependencies: ["TermCore", "TermRender", "TermAttach", "TermPTY"]),
         // Programs on a pseudo-terminal feeding a Terminal (Linux and macOS;
         // the module is empty elsewhere): `termengine run`, local front ends.
@@ -63,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "termbench", dependencies: ["TermCore", "CAllocCounter"], path: "Benchmarks/TermBench"),
         .testTarget(name: "VTParserTests", dependencies: ["VTParser", "TestSupport"]),
-        .testTarget(name: "TermCoreTests", dependencies: ["TermCore", "VTParser", "TestSupport"]),
+        .testTarget(name: "TermCoreTests", dependencies: ["TermCore", "VTParser", "TestSupport"] + utf8procReference),
     ],
     swiftLanguageModes: [.v6]
 )
