@@ -2,14 +2,21 @@
 import PackageDescription
 
 // Dependencies point one way: VTParser <- TermCore <- termengine.
-// VTParser has no dependencies at all. TermCore's Unicode data (widths,
-// grapheme breaks) is generated from utf8proc into committed Swift tables
-// (Corpus/tools/generate_width_table.py, generate_grapheme_table.py). On Linux
-// the system utf8proc (Debian: libutf8proc-dev) stays the reference the tests
-// compare those tables with; nothing else links it.
+// VTParser and TermCore depend on nothing but the Swift standard library and
+// the C library. TermCore's Unicode data (widths, grapheme breaks) is
+// generated from utf8proc into committed Swift tables (Corpus/tools/
+// generate_width_table.py, generate_grapheme_table.py). On Linux the system
+// utf8proc (Debian: libutf8proc-dev) stays the reference the tests compare
+// those tables with; nothing else links it.
 //
+// TERMENGINE_PURE_SWIFT=1 builds the package as a platform without utf8proc
+// sees it (Apple platforms): VTParser, TermCore and their test targets
+// alone, with no CUTF8Proc, so the comparisons with utf8proc report as
+// skipped (scripts/test.sh runs it with its own --scratch-path).
+let pureSwift = Context.environment["TERMENGINE_PURE_SWIFT"] == "1"
 // utf8proc, as the reference the Unicode tests compare with.
-let utf8procReference: [Target.Dependency] = [.target(name: "CUTF8Proc", condition: .when(platforms: [.linux]))]
+let utf8procReference: [Target.Dependency] =
+    pureSwift ? [] : [.target(name: "CUTF8Proc", condition: .when(platforms: [.linux]))]
 
 let package = Package(
     name: "TermEngine",
@@ -74,3 +81,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+if pureSwift {
+    let engine: Set = ["VTParser", "TermCore", "TestSupport", "VTParserTests", "TermCoreTests"]
+    package.targets.removeAll { !engine.contains($0.name) }
+    package.products.removeAll { !engine.contains($0.name) }
+}
