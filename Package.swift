@@ -2,8 +2,22 @@
 import PackageDescription
 
 // Dependencies point one way: VTParser <- TermCore <- termengine.
-// VTParser has no dependencies at all; TermCore reaches Unicode data through
-// the system library utf8proc (Debian: libutf8proc-dev).
+// VTParser and TermCore depend on nothing but the Swift standard library and
+// the C library. TermCore's Unicode data (widths, grapheme breaks) is
+// generated from utf8proc into committed Swift tables (Corpus/tools/
+// generate_width_table.py, generate_grapheme_table.py). On Linux the system
+// utf8proc (Debian: libutf8proc-dev) stays the reference the tests compare
+// those tables with; nothing else links it.
+//
+// TERMENGINE_PURE_SWIFT=1 builds the package as a platform without utf8proc
+// sees it (Apple platforms): VTParser, TermCore and their test targets
+// alone, with no CUTF8Proc, so the comparisons with utf8proc report as
+// skipped (scripts/test.sh runs it with its own --scratch-path).
+let pureSwift = Context.environment["TERMENGINE_PURE_SWIFT"] == "1"
+// utf8proc, as the reference the Unicode tests compare with.
+let utf8procReference: [Target.Dependency] =
+    pureSwift ? [] : [.target(name: "CUTF8Proc", condition: .when(platforms: [.linux]))]
+
 let package = Package(
     name: "TermEngine",
     products: [
@@ -22,7 +36,7 @@ let package = Package(
             name: "CUTF8Proc",
             providers: [.apt(["libutf8proc-dev"]), .brew(["utf8proc"])]
         ),
-        .target(name: "TermCore", dependencies: ["VTParser", "CUTF8Proc"]),
+        .target(name: "TermCore", dependencies: ["VTParser"]),
         .executableTarget(name: "termengine", dependencies: ["TermCore", "TermRender", "TermAttach", "TermPTY"]),
         // Programs on a pseudo-terminal feeding a Terminal (Linux and macOS;
         // the module is empty elsewhere): `termengine run`, local front ends.
@@ -63,7 +77,13 @@ let package = Package(
         .executableTarget(
             name: "termbench", dependencies: ["TermCore", "CAllocCounter"], path: "Benchmarks/TermBench"),
         .testTarget(name: "VTParserTests", dependencies: ["VTParser", "TestSupport"]),
-        .testTarget(name: "TermCoreTests", dependencies: ["TermCore", "VTParser", "TestSupport"]),
+        .testTarget(name: "TermCoreTests", dependencies: ["TermCore", "VTParser", "TestSupport"] + utf8procReference),
     ],
     swiftLanguageModes: [.v6]
 )
+
+if pureSwift {
+    let engine: Set = ["VTParser", "TermCore", "TestSupport", "VTParserTests", "TermCoreTests"]
+    package.targets.removeAll { !engine.contains($0.name) }
+    package.products.removeAll { !engine.contains($0.name) }
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates Sources/TermCore/UnicodeWidthTable.swift from the system utf8proc.
+"""Generates Sources/TermCore/Text/UnicodeWidthTable.swift from the system utf8proc.
 
 The engine looks widths up in a two-stage table (one stage-1 entry per block
 of 256 code points, pointing at a deduplicated stage-2 block of widths). This
@@ -16,7 +16,7 @@ import ctypes.util
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-OUTPUT = ROOT / "Sources/TermCore/UnicodeWidthTable.swift"
+OUTPUT = ROOT / "Sources/TermCore/Text/UnicodeWidthTable.swift"
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 // A pthread mutex, not `Synchronization.Mutex` (macOS 15 / iOS 18, and on
 // Linux it waits with raw futex calls ThreadSanitizer cannot see, so every
 // access under it was reported as a race) nor Foundation's NSLock (TermCore
-// does not import Foundation for what it adds): the C library's mutex works
+// is built without Foundation): the C library's mutex works
 // on every Apple OS the package builds for and is understood by the
 // sanitizer. Platforms without pthreads get no `LockedTerminal`.
 #if canImport(Glibc)

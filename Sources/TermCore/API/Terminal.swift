@@ -1,5 +1,3 @@
-import Foundation
-
 /// A terminal emulator: feed it the bytes a program writes and read back the
 /// screen, the scrollback and the state a front end draws.
 ///
@@ -275,7 +273,7 @@ public final class Terminal {
     /// bound).
     public func answerClipboardRead(selection: String, data: [UInt8]) {
         guard writeBack != nil || queuesReplies else { return }
-        let encoded = Data(data).base64EncodedString()
+        let encoded = Base64.encode(data)
         let answer = Array("\u{1B}]52;\(selection);\(encoded)\u{1B}\\".utf8)
         if queuesReplies {
             state.replies += answer

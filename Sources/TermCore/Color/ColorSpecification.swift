@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The colour specifications xterm takes in OSC 4, 5 and 10–12: the numeric
 /// forms of Xlib's `XParseColor` (X11 "Color Specification Strings"; Xlib

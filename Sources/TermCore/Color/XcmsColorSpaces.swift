@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A colour in Tektronix's TekHVC space: hue in degrees, value 0–100 (CIE
 /// L*), chroma ≥ 0.

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Gamut compression as Xlib's default colour conversion context does it:
 /// `XcmsTekHVCClipC` (libX11 sets `XCMSCOMPPROC` to it), which keeps a

@@ -1,5 +1,3 @@
-import Foundation
-
 // Operating system commands (xterm ctlseqs "OSC Ps ; Pt"): titles, colours,
 // working directory, hyperlinks, notifications, clipboard, shell marks.
 
@@ -257,11 +255,11 @@ extension TerminalState {
             }
             return
         }
-        guard let data = Data(base64Encoded: String(payload)) else {
+        guard let data = Base64.decode(payload) else {
             counters.unknownSequences += 1
             return
         }
-        emit(.clipboardWrite(selection: selection, data: [UInt8](data)))
+        emit(.clipboardWrite(selection: selection, data: data))
     }
 
     // MARK: Shell integration
