@@ -90,7 +90,9 @@ struct OSCTests {
         var marks = (0..<t.scrollbackCount).map { t.semanticMark(line: ScrollbackLine($0)) }
         marks += (0..<3).map { t.semanticMark(row: $0) }
         let expected: [SemanticMark?] =
-            statuses.map { .commandEnd(exitStatus: Int($0)) } + [.commandEnd(exitStatus: nil), .commandEnd(exitStatus: nil)]
+            statuses.map { .commandEnd(exitStatus: Int($0)) } + [
+                .commandEnd(exitStatus: nil), .commandEnd(exitStatus: nil),
+            ]
         #expect(marks == expected)
     }
 

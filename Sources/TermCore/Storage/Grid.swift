@@ -780,7 +780,8 @@ extension SemanticMark {
         case .prompt: return 1
         case .input: return 2
         case .output: return 3
-        case .commandEnd(let status?) where status.magnitude < 1 << 60: return UInt64(bitPattern: Int64(status) << 3) | 5
+        case .commandEnd(let status?) where status.magnitude < 1 << 60:
+            return UInt64(bitPattern: Int64(status) << 3) | 5
         case .commandEnd: return 4
         }
     }
