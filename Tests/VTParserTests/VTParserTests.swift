@@ -424,6 +424,22 @@ struct StringTests {
         #expect(parser.statistics.droppedOSCStrings == 1)
     }
 
+    @Test("A shorter OSC string after a longer one is only its own bytes, whole or a byte a feed")
+    func shorterOSCAfterALongerOne() {
+        let long = "\u{1B}]0;" + String(repeating: "a", count: 5_000) + "\u{07}"
+        let input = long + "\u{1B}]2;b\u{1B}\\\u{1B}]8;;\u{07}" + long + "\u{1B}]1;c\u{18}\u{1B}]0;d\u{07}"
+        let expected = [
+            "osc 0;" + String(repeating: "a", count: 5_000), "osc 2;b", "esc \\", "osc 8;;",
+            "osc 0;" + String(repeating: "a", count: 5_000), "exec 24", "osc 0;d",
+        ]
+        #expect(parse(input) == expected)
+        var parser = VTParser()
+        var recorder = Recorder()
+        for byte in Array(input.utf8) { parser.feed([byte], into: &recorder) }
+        recorder.flush()
+        #expect(recorder.events == expected)
+    }
+
     @Test func dcsStreamsItsData() {
         #expect(parse("\u{1B}P1$qm\u{1B}\\") == ["dcs 1$q", "put m", "unhook", "esc \\"])
     }

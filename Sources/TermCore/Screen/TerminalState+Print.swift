@@ -88,7 +88,7 @@ extension TerminalState {
         // The rows it writes lie in any page: the grid binds the pen and the
         // erase blank to each one's page, starting from the binding here.
         bindPen(toRow: cursor.row)
-        let pen = PenValue(style: self.pen, linkKey: penTarget, cellBits: penCellBits)
+        let pen = PenValue(style: self.pen, linkKey: penLinkKey, cellBits: penCellBits)
         let fill = eraseFill
         let columns = self.columns
         // A local copy for the loop, written back after it (8 fewer

@@ -111,11 +111,18 @@ struct TerminalState {
     /// (``HyperlinkTable/key(uri:linkID:)``), while `penHasLink`. The
     /// buffer is kept from link to link, so that a new link costs no
     /// allocation and no reference counting (`setPenLink(uri:linkID:)`).
+    /// Only its first `penLinkCount` bytes are the link's: the array only
+    /// grows, so that a new link is copied into it in place (emptying and
+    /// appending to it, instead, cost about 400 instructions a link in
+    /// `replaceSubrange` and `append(contentsOf:)`).
     var penLinkBytes: [UInt8] = []
+    var penLinkCount = 0
     /// True while printed characters get the link of `penLinkBytes`.
     var penHasLink = false
-    /// The pen's link by its bytes, or nil for none.
-    var penTarget: [UInt8]? { penHasLink ? penLinkBytes : nil }
+    /// The pen's link by its bytes, or nil for none, sharing the pen's buffer.
+    var penLinkKey: ArraySlice<UInt8>? { penHasLink ? penLinkBytes[..<penLinkCount] : nil }
+    /// The pen's link by its bytes, as an array of their own.
+    var penTarget: [UInt8]? { penLinkKey.map { Array($0) } }
     /// The id of `penTarget` in the bound page (0 = none).
     var penLink: UInt16 = 0 { didSet { penCellBits = Cell(content: 0, style: penKey, linkID: penLink).bits } }
     /// A cell of the pen's style and link with no content, as a word: a

@@ -123,15 +123,27 @@ extension Grid {
         return pages[page].links.id(storedKey: key) ?? 0
     }
 
-    /// Appends the bytes link `id` of page `page` was made from to `buffer`
-    /// (read in place: the page's tables are not copied).
-    mutating func appendLinkKey(_ id: UInt16, page: Int, to buffer: inout [UInt8]) {
-        pages[page].links.withKey(id) { buffer.append(contentsOf: $0) }
+    /// Copies the bytes link `id` of page `page` was made from to the start
+    /// of `buffer`, which grows if it is shorter; returns their count.
+    mutating func copyLinkKey(_ id: UInt16, page: Int, to buffer: inout [UInt8]) -> Int {
+        pages[page].links.withKey(id) { Self.copy($0, to: &buffer) }
     }
 
-    /// `linkID(storedKey:page:)` for a key held as an array (the pen's).
-    mutating func linkID(storedKey key: [UInt8], page: Int) -> UInt16 {
-        key.withUnsafeBufferPointer { linkID(storedKey: $0, page: page) }
+    /// Copies `bytes` to the start of `buffer`, which grows if it is
+    /// shorter (and never shrinks); returns their count.
+    static func copy(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) -> Int {
+        if buffer.count < bytes.count { buffer.append(contentsOf: repeatElement(0, count: bytes.count - buffer.count)) }
+        guard let source = bytes.baseAddress else { return 0 }
+        buffer.withUnsafeMutableBufferPointer {
+            $0.baseAddress.unsafelyUnwrapped.update(from: source, count: bytes.count)
+        }
+        return bytes.count
+    }
+
+    /// `linkID(storedKey:page:)` for a key held as the first `count` bytes
+    /// of an array (the pen's).
+    mutating func linkID(storedKey key: [UInt8], count: Int, page: Int) -> UInt16 {
+        key.withUnsafeBufferPointer { linkID(storedKey: UnsafeBufferPointer(rebasing: $0[..<count]), page: page) }
     }
 
     /// The id of the cluster of `scalars` in page `page`.
@@ -156,7 +168,7 @@ extension Grid {
             let compactions = compactionCount
             let blankCell = fill.map { blank($0, page: page) } ?? .empty
             let key = styleKey(for: pen.style, page: page)
-            let link = pen.linkKey.map { linkID(storedKey: $0, page: page) } ?? 0
+            let link = pen.linkKey.map { key in key.withUnsafeBufferPointer { linkID(storedKey: $0, page: page) } } ?? 0
             if compactionCount == compactions { return (Cell(content: 0, style: key, linkID: link).bits, blankCell) }
         }
     }

@@ -43,7 +43,7 @@ struct PageTables {
 /// link's bytes, and its cell word in the page it is bound to already.
 struct PenValue {
     let style: Style
-    let linkKey: [UInt8]?
+    let linkKey: ArraySlice<UInt8>?
     /// The pen's cell word in the page it is bound to (`Grid.penPage`).
     let cellBits: UInt64
 }

@@ -29,7 +29,7 @@ extension TerminalState {
             // ids free, so the second pass compacts nothing).
             compactions = active.compactionCount
             penKey = active.styleKey(for: pen, page: page)
-            penLink = penHasLink ? active.linkID(storedKey: penLinkBytes, page: page) : 0
+            penLink = penHasLink ? active.linkID(storedKey: penLinkBytes, count: penLinkCount, page: page) : 0
         } while active.compactionCount != compactions
         active.penPage = page
         cachedEraseKey = nil
@@ -99,8 +99,7 @@ extension TerminalState {
         if penLink == id && penHasLink && !compacted { return }  // the link it has
         // The pen's bytes are copied into the buffer it keeps, so that a new
         // link costs no allocation.
-        penLinkBytes.removeAll(keepingCapacity: true)
-        active.appendLinkKey(id, page: page, to: &penLinkBytes)
+        penLinkCount = active.copyLinkKey(id, page: page, to: &penLinkBytes)
         penHasLink = true
         penLink = id
         // Compacting the links renumbered the page's ids: the grid has
@@ -117,9 +116,8 @@ extension TerminalState {
             }
             return
         }
-        if penHasLink && target == penLinkBytes { return }
-        penLinkBytes.removeAll(keepingCapacity: true)
-        penLinkBytes.append(contentsOf: target)
+        if penHasLink && penLinkBytes[..<penLinkCount].elementsEqual(target) { return }
+        target.withUnsafeBufferPointer { penLinkCount = Grid.copy($0, to: &penLinkBytes) }
         penHasLink = true
         active.penPage = -1  // rebinds at the next write
     }
