@@ -567,7 +567,6 @@ struct Grid {
         let limit = scrollbackLimit
         let stamp = generation
         let deferFrom = rows &- 1
-        let pageShift = pageShift
         var zero = self.zero
         var historyCount = self.historyCount
         var evictedCount = self.evictedCount
@@ -576,11 +575,14 @@ struct Grid {
         var isRecycled = false
         let tableSets = storage.tableSets
         let oldEraSlots = storage.oldEraSlots
-        // The current era's tables of the page the last recycled row joined,
-        // and the rows since moved there from that page's old era, not yet
-        // taken off `oldEraSlots` (the next recycled rows are in the same
-        // page, 512 at 80 columns: one compare each).
-        var eraTables = -1
+        // The current era's tables of the page the last recycled row joined
+        // (to begin with, the bottom row's page: the rows after it are most
+        // often in the same one), and the rows since moved there from that
+        // page's old era, not yet taken off `oldEraSlots` (the next
+        // recycled rows are in the same page, 512 at 80 columns: one
+        // compare each).
+        let firstTables = Int(tableSets[Int(ring[bottom])])
+        var eraTables = firstTables & ~1 | Int(storage.currentEras[firstTables &>> 1])
         var eraMoves: Int32 = 0
         while true {
             let slot = Int(ring[bottom])
