@@ -38,6 +38,7 @@ articles() {
 }
 
 docc=$(command -v docc || echo /opt/swift/usr/bin/docc)
+[ -x "$docc" ] || { echo "docs: no docc on PATH nor at $docc (it comes with the Swift toolchain)" >&2; exit 1; }
 scratch=.build/docs-build
 graphs=$PWD/$scratch/symbol-graphs
 mkdir -p .build/docs "$scratch/catalogs"
