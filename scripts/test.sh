@@ -34,6 +34,12 @@ TERMENGINE_PURE_SWIFT=1 swift test --skip-build --scratch-path .build/pure-swift
     --filter 'VTParserTests|TermCoreTests' --skip DumpResizeTests 2>&1 | tee .build/pure-swift/test.log
 skipped=$(grep -c ' skipped: "utf8proc is not linked' .build/pure-swift/test.log || true)
 echo "test.sh: pure-Swift: $skipped tests skipped, not passed (utf8proc is not linked); the run's total above includes them" >&2
+# DocC (issue #20): an archive per library module in .build/docs, from its
+# catalog (Sources/<Module>/<Module>.docc, with docs/EMBEDDING.md and
+# docs/ATTACH.md as articles) and its symbol graphs; scripts/docs.sh fails on
+# any docc warning and on any public declaration without a doc comment.
+step "DocC: archives for every module, 0 warnings"
+bash scripts/docs.sh
 # Fuzz smoke (Tests/Fuzz/README.md): every libFuzzer target for 10 s from its
 # committed seeds, with AddressSanitizer; a crash or a failed property fails
 # the run, and the input's path is printed.

@@ -16,6 +16,7 @@ import Foundation
 public struct AttachEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// Why a base URL was refused.
     public struct InvalidURL: Error, CustomStringConvertible, Sendable {
+        /// What was wrong with the URL (its scheme, host or port), in a sentence.
         public let description: String
     }
 
@@ -85,5 +86,6 @@ public struct AttachEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// An HTTP URL on this server; `path` begins with "/" and is already escaped.
     public func url(path: String) -> URL { URL(string: origin + path)! }
 
+    /// The endpoint's ``origin``: the base URL as the server sees it.
     public var description: String { origin }
 }

@@ -45,6 +45,8 @@ public struct ConnectOptions: Sendable, Equatable {
     /// system's store (for a private or test CA).
     public var caFile: String?
 
+    /// Options with the derived origin, a 16 MiB message limit, 10 s to connect
+    /// and the system's CA store, unless told otherwise.
     public init(
         origin: String? = nil, messageLimit: Int = WireLimits.defaultMessageLimit,
         connectTimeout: Duration = .seconds(10), caFile: String? = nil
@@ -67,8 +69,13 @@ public protocol AttachTransport: Sendable {
 /// On Apple platforms, `wss://` goes through the system's own WebSocket
 /// stack (`URLSessionWebSocketTask`) behind the same ``MessageChannel``.
 public struct WebSocketTransport: AttachTransport {
+    /// The POSIX (and OpenSSL) client.
     public init() {}
 
+    /// Connects to `endpoint`'s WebSocket URL within
+    /// ``ConnectOptions/connectTimeout``, checks the server's upgrade answer
+    /// (RFC 6455 §4.1) and returns the open channel; a refused connection,
+    /// failed TLS or refused upgrade throws its ``AttachError``.
     public func connect(to endpoint: AttachEndpoint, options: ConnectOptions) async throws(AttachError)
         -> any MessageChannel
     {

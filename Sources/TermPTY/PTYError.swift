@@ -27,9 +27,12 @@
             case resizeFailed
         }
 
+        /// What failed, for a caller that acts on the cause rather than the text.
         public let kind: Kind
         /// The `errno` value behind the failure, 0 when there is none.
         public let code: Int32
+        /// The message for the user: what was attempted and why it failed, with
+        /// the system's reason (`strerror`) where there is one.
         public let description: String
 
         init(_ kind: Kind, code: Int32 = 0, _ description: String) {

@@ -8,7 +8,7 @@
         import Darwin
     #endif
 
-    /// A program on a pseudo-terminal whose output feeds a ``Terminal``: the
+    /// A program on a pseudo-terminal whose output feeds a `Terminal` (TermCore): the
     /// local counterpart of a web-terminal session, for a front end that runs
     /// programs itself.
     ///

@@ -9,9 +9,13 @@
     /// A window size in character cells, as the program on a PTY sees it
     /// (`TIOCGWINSZ`, `stty size`).
     public struct PTYSize: Equatable, Sendable {
+        /// Cells across. The kernel stores it in 16 bits: a value past 65,535 is
+        /// clamped when the size is set.
         public var columns: Int
+        /// Cells down, clamped like ``columns``.
         public var rows: Int
 
+        /// A size of `columns` × `rows` cells.
         public init(columns: Int, rows: Int) {
             self.columns = columns
             self.rows = rows
@@ -33,6 +37,7 @@
             }
         }
 
+        /// `exit N` or `signal N`, for messages and logs.
         public var description: String {
             switch self {
             case .exited(let code): return "exit \(code)"
@@ -63,6 +68,8 @@
         /// are removed, as they would lie after the first resize.
         public var environment: [String: String]
 
+        /// A command: `executable` (a path, or a name looked up on `PATH`) with
+        /// `arguments` after its name, and `environment` set over the inherited one.
         public init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) {
             self.executable = executable
             self.arguments = arguments

@@ -1,6 +1,6 @@
 import TermCore
 
-/// Renders a ``Snapshot`` as an escape stream: fed into a fresh terminal of
+/// Renders a `Snapshot` as an escape stream: fed into a fresh terminal of
 /// the snapshot's size, it reproduces the screen, the scrollback lines the
 /// snapshot holds, every cell's attributes and link, the cursor (with a
 /// pending wrap), the modes, the title and the palette.

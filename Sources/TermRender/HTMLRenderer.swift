@@ -1,6 +1,6 @@
 import TermCore
 
-/// Renders a ``Snapshot`` as an HTML fragment: a `<pre>` of the screen rows,
+/// Renders a `Snapshot` as an HTML fragment: a `<pre>` of the screen rows,
 /// one `<span>` per run of equal style with inline colours, text escaped,
 /// and OSC 8 links as `<a href>` (only `http`, `https`, `ftp`, `mailto` and
 /// `file` URIs; any other scheme, `javascript:` among them, stays text).

@@ -3,7 +3,9 @@ import TermCore
 
 /// An 8-bit RGBA picture, rows top to bottom, 4 bytes a pixel.
 public struct Raster: Sendable {
+    /// Pixels across.
     public let width: Int
+    /// Pixels down.
     public let height: Int
     /// `width * height * 4` bytes: red, green, blue, alpha.
     public var pixels: [UInt8]
@@ -62,8 +64,10 @@ public enum PNGWriter {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// The PNG encoding of `raster`.
-    /// - Parameter level: zlib's compression level, 0…9; 6 is zlib's default,
-    ///   1 is several times faster for a few per cent more bytes.
+    /// - Parameters:
+    ///   - raster: the picture, written as 8-bit RGBA (colour type 6).
+    ///   - level: zlib's compression level, 0…9; 6 is zlib's default,
+    ///     1 is several times faster for a few per cent more bytes.
     public static func encode(_ raster: Raster, level: Int32 = 6) -> [UInt8] {
         var png = signature
         png.reserveCapacity(raster.pixels.count / 8 + 128)

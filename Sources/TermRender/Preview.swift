@@ -5,13 +5,21 @@ import TermCore
 /// ~24 KB of the session's output as a JSON string. The cut can fall inside
 /// an escape sequence, a UTF-8 sequence or a UTF-16 surrogate pair.
 public struct Preview: Equatable, Sendable {
+    /// The session's id as the server wrote it (not validated here), or ""
+    /// when the preview had none.
     public var id: String
+    /// The session's width in cells (`cols`), 1…1000: the size of the
+    /// terminal to feed ``data`` into.
     public var columns: Int
+    /// The session's height in cells, 1…1000.
     public var rows: Int
     /// The output bytes (UTF-8), as sent.
     public var data: [UInt8]
 
+    /// Why a preview could not be read: invalid JSON, or a field missing or
+    /// out of range.
     public struct Failure: Error, CustomStringConvertible {
+        /// What was wrong and, for a JSON error, at which byte.
         public let description: String
     }
 

@@ -12,7 +12,7 @@ import TermCore
 /// What is rebuilt: both screens' cells (characters, clusters, wide
 /// characters, styles with underline colour, links, protection), wrap flags,
 /// line sizes and OSC 133 marks, the scrollback, the cursor with its pending
-/// wrap, both saved cursors (DECSC), every mode of ``TerminalModes``, the
+/// wrap, both saved cursors (DECSC), every mode of `TerminalModes`, the
 /// scroll region and left/right margins, tab stops, character sets, the pen,
 /// the palette, the title, icon name, title stack, working directory and the
 /// kitty keyboard stacks. Each cell keeps its width whatever mode 2027 was

@@ -1,8 +1,8 @@
 import TermCore
 
 /// Everything an escape stream has to rebuild: what the ANSI renderer reads
-/// from a ``Snapshot``, and what the replay compactor reads from a whole
-/// ``Terminal`` (which adds the state a front end does not draw).
+/// from a `Snapshot`, and what the replay compactor reads from a whole
+/// `Terminal` (which adds the state a front end does not draw).
 struct TerminalImage {
     var columns: Int
     var rows: Int

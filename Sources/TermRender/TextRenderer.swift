@@ -1,12 +1,14 @@
 import TermCore
 
-/// Renders a ``Snapshot`` as plain text: one line per row, a wide character
+/// Renders a `Snapshot` as plain text: one line per row, a wide character
 /// or a cluster once, trailing blanks trimmed; soft-wrapped rows joined into
 /// one line on request.
 public enum TextRenderer {
     /// The text of the snapshot's scrollback lines (those it holds), then
     /// its screen rows.
     /// - Parameters:
+    ///   - snapshot: the terminal's picture; only the scrollback lines it
+    ///     holds are written.
     ///   - joinWrapped: join a soft-wrapped row with the next one, as the
     ///     program wrote them (a copy of a long line is one line).
     ///   - includeScrollback: start with the snapshot's scrollback lines.

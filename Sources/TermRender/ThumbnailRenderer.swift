@@ -1,6 +1,6 @@
 import TermCore
 
-/// Draws a ``Snapshot`` into a picture without any window system: every cell
+/// Draws a `Snapshot` into a picture without any window system: every cell
 /// in its colours (16-colour palette, 256-colour cube, truecolor, inverse,
 /// dim, hidden, reverse video), glyphs from a built-in bitmap font, the
 /// cursor in its shape, and a PNG of it all.

@@ -12,6 +12,7 @@ public struct Intermediates: Equatable, Sendable {
     /// True when more intermediates arrived than can be stored.
     @inlinable public var overflowed: Bool { storedOverflow }
 
+    /// No intermediates, not overflowed: what an escape sequence without any has.
     @inlinable public init() {}
 
     /// The whole value in one word (packed bytes, count, overflow), for
@@ -140,6 +141,8 @@ public struct ControlSequence: Sendable {
         header & 0xFFFF_FFFF_0000_00FF == 0 ? storedFinal : 0
     }
 
+    /// An empty sequence: no parameters, no prefix, no intermediates, final 0.
+    /// The parser keeps one and refills it in place for each sequence.
     @inlinable public init() {}
 
     /// A sequence from literal parts, for tests and handlers.

@@ -66,21 +66,35 @@ public protocol VTHandler {
 }
 
 extension VTHandler {
+    /// Ignores the text.
     @inlinable public mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {}
+    /// Ignores the scalar.
     @inlinable public mutating func print(_ scalar: UInt32) {}
+    /// Calls ``print(_:)`` for each scalar, in order.
+    /// - Complexity: O(n) in the scalars.
     @inlinable public mutating func printScalars(_ scalars: UnsafeBufferPointer<UInt32>) {
         for scalar in scalars { print(scalar) }
     }
+    /// Ignores the control.
     @inlinable public mutating func execute(_ control: UInt8) {}
+    /// Calls ``execute(_:)`` with CR (0x0D), then with LF (0x0A).
     @inlinable public mutating func carriageReturnLineFeed() {
         execute(0x0D)
         execute(0x0A)
     }
+    /// Takes no line: the parser then hands each line to ``printASCII(_:)`` and
+    /// ``carriageReturnLineFeed()``.
     @inlinable public mutating func printLines(_ lines: inout PlainTextLines) {}
+    /// Ignores the escape sequence.
     @inlinable public mutating func escDispatch(_ intermediates: Intermediates, final: UInt8) {}
+    /// Ignores the control sequence.
     @inlinable public mutating func csiDispatch(_ sequence: ControlSequenceView) {}
+    /// Ignores the operating system command.
     @inlinable public mutating func oscDispatch(_ data: UnsafeBufferPointer<UInt8>) {}
+    /// Ignores the device control string's header.
     @inlinable public mutating func dcsHook(_ sequence: ControlSequenceView) {}
+    /// Ignores the device control string's data.
     @inlinable public mutating func dcsPut(_ bytes: UnsafeBufferPointer<UInt8>) {}
+    /// Ignores the end of the device control string.
     @inlinable public mutating func dcsUnhook() {}
 }

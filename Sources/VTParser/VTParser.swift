@@ -6,7 +6,7 @@
 /// therefore arrive as U+0080–U+009F), CSI parameters may carry colon
 /// sub-parameters (`38:2::r:g:b`, `4:3`), and OSC strings also end with BEL.
 ///
-/// The parser keeps all of its state between calls to ``feed(_:into:)``, so any
+/// The parser keeps all of its state between calls to `feed(_:into:)`, so any
 /// split of the input into chunks, down to single bytes, produces the same
 /// actions. Every buffer has a limit in ``Limits``; input past a limit is
 /// dropped and counted in ``statistics``.

@@ -33,10 +33,15 @@ public protocol HTTPTransport: Sendable {
 public struct URLSessionHTTPTransport: HTTPTransport {
     private let counters = Locked(HTTPTransportStatistics())
 
+    /// A transport; each request gets a `URLSession` of its own, whose delegate
+    /// counts the body.
     public init() {}
 
     var statistics: HTTPTransportStatistics { counters.withLock { $0 } }
 
+    /// Sends `request` and returns the body and response, cancelling the task
+    /// the moment the body would pass `maxBodyBytes` or the exchange passes
+    /// ``AttachHTTPClient/requestTimeout``.
     public func send(_ request: URLRequest, maxBodyBytes: Int) async throws -> (Data, HTTPURLResponse) {
         let collector = BodyCollector(
             limit: maxBodyBytes, name: "\(request.httpMethod ?? "GET") \(request.url?.path ?? "?")", counters: counters)
@@ -172,19 +177,32 @@ public struct LiveSession: Equatable, Sendable {
     /// ``SessionID``) before the listing hands it out: it becomes a file name
     /// and a URL path, so anything else (`../../x`, escapes) is skipped.
     public var id: String
+    /// What the session's program is doing; ``ActivityState/unknown`` when the
+    /// server sent no status, or one this client does not know.
     public var status: ActivityState
+    /// True while a permission gate waits for an answer.
     public var pending: Bool
+    /// The kind of the gate that waits, or nil.
     public var gate: GateKind?
+    /// The session's last telemetry, or nil when it has none (or it had no
+    /// `at`).
     public var telemetry: Telemetry?
+    /// The session's width in cells (`cols`) as the server wrote it, or nil.
     public var columns: Int?
+    /// The session's height in cells as the server wrote it, or nil.
     public var rows: Int?
+    /// True when the session's program has ended (the session is still
+    /// listed).
     public var exited: Bool
+    /// The session's working directory, as the server wrote it: text from the
+    /// server, to pass through ``ServerText`` before it is printed.
     public var cwd: String?
 }
 
 /// What `GET /live-sessions` answered: the sessions with a valid id, and
 /// how many entries were skipped for lacking one.
 public struct LiveSessionListing: Equatable, Sendable {
+    /// The sessions with a valid id, in the server's order.
     public var sessions: [LiveSession]
     /// Entries whose id is missing or not a UUID v4 (or that are not objects):
     /// never used as a path or in a URL. The CLI warns with this count.
@@ -195,13 +213,20 @@ public struct LiveSessionListing: Equatable, Sendable {
 public struct TimelineEvent: Equatable, Sendable {
     /// The classes this client knows; entries of any other class are skipped.
     public enum Kind: String, Sendable, CaseIterable {
+        /// The server's classes of timeline entries: a tool use, waiting,
+        /// working, idle, done, stuck, an error.
         case tool, waiting, working, idle, done, stuck, error
     }
 
     /// Milliseconds since 1970.
     public var at: Int
+    /// The entry's class (`class` in the JSON).
     public var kind: Kind
+    /// The tool an entry of kind ``Kind/tool`` is about, when the server named
+    /// it.
     public var toolName: String?
+    /// The entry's text as the server wrote it ("" when missing): pass it
+    /// through ``ServerText`` before printing.
     public var label: String
 }
 
@@ -225,11 +250,19 @@ public struct AttachHTTPClient: Sendable {
     /// Time allowed for one whole request, body included: 15 s.
     public static let requestTimeout: TimeInterval = 15
 
+    /// The server every request goes to.
     public let endpoint: AttachEndpoint
     /// The `Origin` sent on mutating calls (the endpoint's unless overridden).
     public let origin: String
     private let transport: any HTTPTransport
 
+    /// A client of `endpoint`'s HTTP API.
+    /// - Parameters:
+    ///   - endpoint: the server.
+    ///   - origin: the `Origin` for mutating calls; nil derives it from
+    ///     `endpoint` (what the server's allow-list must contain).
+    ///   - transport: how requests go out; ``StreamingHTTPTransport`` by
+    ///     default.
     public init(
         endpoint: AttachEndpoint, origin: String? = nil, transport: any HTTPTransport = StreamingHTTPTransport()
     ) {

@@ -12,7 +12,7 @@ struct HTTPTransportStatistics: Equatable, Sendable {
     var refusedOverLimit = 0
 }
 
-/// HTTP/1.1 over the package's own sockets (``TCPSocket``, and TLS through
+/// HTTP/1.1 over the package's own sockets (`TCPSocket`, and TLS through
 /// the system OpenSSL on Linux): the default transport of
 /// ``AttachHTTPClient``.
 ///
@@ -59,6 +59,11 @@ public struct StreamingHTTPTransport: HTTPTransport {
 
     var statistics: HTTPTransportStatistics { counters.withLock { $0 } }
 
+    /// Sends `request` over a new connection (TLS for `https`, on Linux) and
+    /// returns the body and response. A `Content-Length` over `maxBodyBytes` is
+    /// refused before the body is read, a longer body (chunked or not) as soon
+    /// as it passes the limit, and the whole exchange ends at the transport's
+    /// timeout.
     public func send(_ request: URLRequest, maxBodyBytes: Int) async throws -> (Data, HTTPURLResponse) {
         guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",

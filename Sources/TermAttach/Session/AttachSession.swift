@@ -1,6 +1,6 @@
 import TermCore
 
-/// One attached web-terminal session feeding a local ``Terminal``.
+/// One attached web-terminal session feeding a local `Terminal` (TermCore).
 ///
 /// Connect → send `attach` (the known id, or null for a new session) → adopt
 /// the id from `attached` → send the size → the first `output` replaces the
@@ -19,6 +19,7 @@ import TermCore
 public actor AttachSession {
     /// What to attach to and how.
     public struct Configuration: Sendable {
+        /// The server to connect to.
         public var endpoint: AttachEndpoint
         /// The session to attach to; nil asks for a new one.
         public var sessionID: SessionID?
@@ -26,9 +27,11 @@ public actor AttachSession {
         public var cwd: String?
         /// The local terminal's size, sent as `resize` after every attach.
         public var columns: Int
+        /// The local terminal's height, sent with ``columns``.
         public var rows: Int
         /// Scrollback lines of the local terminal.
         public var scrollback: Int
+        /// How each connection is opened: origin, message limit, timeout, CA file.
         public var connect: ConnectOptions
         /// The time between pings (25 s); nil turns pinging off (for tests,
         /// or an embedder with its own liveness check).
@@ -38,6 +41,9 @@ public actor AttachSession {
         /// browser's terminal does.
         public var answersQueries: Bool = true
 
+        /// A configuration for `endpoint`: a new session (or `sessionID`) in an
+        /// 80×24 terminal with the default scrollback, pinged every 25 s, unless
+        /// told otherwise.
         public init(
             endpoint: AttachEndpoint, sessionID: SessionID? = nil, cwd: String? = nil, columns: Int = 80,
             rows: Int = 24, scrollback: Int = Terminal.Limits.defaultScrollback,
@@ -63,9 +69,11 @@ public actor AttachSession {
         case attached(SessionID)
         /// The replay replaced the screen (`byteCount` terminal bytes).
         case replayed(byteCount: Int)
+        /// A `status` frame arrived: the program's activity and any gate.
         case status(SessionStatus)
         /// The showing gate changed (nil: none).
         case gate(PendingGate?)
+        /// A `telemetry` frame arrived.
         case telemetry(Telemetry)
         /// The session's program ended.
         case exited(code: Int, reason: String?)
@@ -80,6 +88,8 @@ public actor AttachSession {
     /// not an event, so this only fills if nobody reads at all.
     public static let eventBufferLimit = 1024
 
+    /// The session's events, in order; the stream ends after
+    /// ``Event/stopped(_:)``. At most ``eventBufferLimit`` wait unread.
     public nonisolated let events: AsyncStream<Event>
     /// Yields after the screen changed (coalesced: at most one waits).
     public nonisolated let screenUpdates: AsyncStream<Void>
@@ -146,7 +156,9 @@ public actor AttachSession {
     public var state: ReconnectMachine.State { machine.state }
     /// The gate showing now.
     public var pendingGate: PendingGate? { gates.current }
+    /// The last `status` the server sent, or nil before the first.
     public var status: SessionStatus? { lastStatus }
+    /// The last `telemetry` the server sent, or nil before the first.
     public var telemetry: Telemetry? { lastTelemetry }
     /// Frames decoded, dropped as malformed, of unknown type.
     public var frameStatistics: ServerFrameDecoder.Statistics { decoder.statistics }

@@ -31,6 +31,7 @@ public struct ReconnectMachine: Equatable, Sendable {
 
     /// What happened.
     public enum Input: Equatable, Sendable {
+        /// Begin: the first connection.
         case start
         /// An `attached` frame arrived.
         case attached
@@ -46,6 +47,7 @@ public struct ReconnectMachine: Equatable, Sendable {
 
     /// What the driver must do.
     public enum Effect: Equatable, Sendable {
+        /// Nothing to do.
         case none
         /// Open a connection and attach.
         case connect
@@ -57,11 +59,13 @@ public struct ReconnectMachine: Equatable, Sendable {
         case stop(AttachError?)
     }
 
+    /// Where the machine is now.
     public private(set) var state: State = .idle
     /// Failures since the last successful attach.
     public private(set) var consecutiveFailures = 0
     private var attempt = 0
 
+    /// A machine that has not started (``State/idle``).
     public init() {}
 
     /// The wait after `failures` consecutive failures (1 → 1 s … 6+ → 30 s).
@@ -119,13 +123,16 @@ public struct PingMonitor: Equatable, Sendable {
 
     /// What to do at a tick.
     public enum Action: Equatable, Sendable {
+        /// Send a ping now.
         case sendPing
+        /// Two pings went unanswered: end the connection (and reconnect).
         case disconnect
     }
 
     /// Pings sent since the last pong.
     public private(set) var unanswered = 0
 
+    /// A monitor with no ping outstanding.
     public init() {}
 
     /// The interval elapsed.
@@ -144,6 +151,8 @@ public struct PingMonitor: Equatable, Sendable {
 public struct PendingGate: Equatable, Sendable {
     /// Tool or plan; nil when the server did not say.
     public var kind: GateKind?
+    /// The `detail` of the status frames while the gate shows, as the server
+    /// wrote it.
     public var detail: String?
     /// Increases with every rise of `pending`; answers carry it.
     public var epoch: Int
@@ -153,9 +162,11 @@ public struct PendingGate: Equatable, Sendable {
 /// reject aimed at a gate that has since changed is dropped, never sent
 /// (a late key must never approve the next gate).
 public struct GateTracker: Equatable, Sendable {
+    /// The gate showing now, or nil.
     public private(set) var current: PendingGate?
     private var lastEpoch = 0
 
+    /// A tracker with no gate showing; the first gate gets epoch 1.
     public init() {}
 
     /// Applies a status; returns true when the showing gate changed.

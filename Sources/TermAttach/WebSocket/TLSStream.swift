@@ -8,7 +8,7 @@
         buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
-    /// TLS over a ``TCPSocket`` through the system OpenSSL (the `CTLSShim`
+    /// TLS over a `TCPSocket` through the system OpenSSL (the `CTLSShim`
     /// target): the certificate is verified against the system's trust store or
     /// a given CA file, and its name (or IP address) against the host dialled.
     ///

@@ -65,6 +65,7 @@ public struct SessionID: Hashable, Sendable, CustomStringConvertible {
         return SessionID(groups.joined(separator: "-"))!
     }
 
+    /// The canonical 36-character form.
     public var description: String { text }
 }
 
@@ -77,11 +78,15 @@ extension UInt8 {
 
 /// The permission mode an `approve` frame may carry.
 public enum ApproveMode: String, Sendable, CaseIterable {
+    /// The permission modes by their names on the wire. On a plan gate,
+    /// `acceptEdits` is "Approve + Auto" and `default` "Approve + Review".
     case `default`, acceptEdits, plan, auto
 }
 
 /// What the session's program is doing, as the server classifies it.
 public enum ActivityState: String, Sendable, CaseIterable {
+    /// The server's classes: working, waiting (for the user), idle, unknown,
+    /// stuck. A listed session without a known status is `unknown` too.
     case working, waiting, idle, unknown, stuck
 }
 
@@ -95,12 +100,17 @@ public enum GateKind: String, Sendable, CaseIterable {
 
 /// The body of a `status` frame.
 public struct SessionStatus: Equatable, Sendable {
+    /// What the program is doing.
     public var state: ActivityState
+    /// The server's detail line, as it wrote it, or nil.
     public var detail: String?
     /// True while a permission gate waits for an answer.
     public var pending: Bool
+    /// The kind of gate that waits, when ``pending``; nil when none or not
+    /// said.
     public var gate: GateKind?
 
+    /// A status with no gate pending unless told.
     public init(state: ActivityState, detail: String? = nil, pending: Bool = false, gate: GateKind? = nil) {
         self.state = state
         self.detail = detail
@@ -113,13 +123,21 @@ public struct SessionStatus: Equatable, Sendable {
 public struct Telemetry: Equatable, Sendable {
     /// When the server took it, in milliseconds since 1970.
     public var at: Int
+    /// What the session has cost so far, in US dollars.
     public var costUsd: Double?
+    /// How much of the model's context window is in use, in per cent (0–100).
     public var contextUsedPct: Double?
+    /// Lines of code the session has added.
     public var linesAdded: Int?
+    /// Lines of code the session has removed.
     public var linesRemoved: Int?
+    /// The model's name, as the server wrote it.
     public var model: String?
+    /// The model's effort setting, as the server wrote it.
     public var effort: String?
 
+    /// Telemetry taken at `at` (milliseconds since 1970), with the fields the
+    /// server sent.
     public init(
         at: Int, costUsd: Double? = nil, contextUsedPct: Double? = nil, linesAdded: Int? = nil,
         linesRemoved: Int? = nil, model: String? = nil, effort: String? = nil
@@ -166,6 +184,8 @@ public enum ServerFrame: Equatable, Sendable {
     case output(ArraySlice<UInt8>)
     /// The session's program ended; `code` −1 means it never started.
     case exit(code: Int, reason: String?)
+    /// The program's activity and whether a gate waits.
     case status(SessionStatus)
+    /// Cost, context and other figures of the session.
     case telemetry(Telemetry)
 }

@@ -11,7 +11,9 @@ public struct WireError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidValue
     }
 
+    /// The kind of problem.
     public var kind: Kind
+    /// What was wrong, naming the field.
     public var description: String
 
     init(_ kind: Kind, _ description: String) {
@@ -322,11 +324,14 @@ public struct ServerFrameDecoder: Sendable {
         /// Binary WebSocket messages, which the protocol never uses, dropped.
         public var binaryMessages = 0
 
+        /// All counts 0, no problem seen.
         public init() {}
     }
 
+    /// What it decoded and dropped so far.
     public private(set) var statistics = Statistics()
 
+    /// A decoder that has seen nothing.
     public init() {}
 
     /// The frame, or nil when it was dropped (and counted).

@@ -169,7 +169,7 @@
             locked { $0.screenLine(row) }
         }
 
-        /// The text a selection covers (``Terminal/text(of:)``): soft wraps
+        /// The text a selection covers (``Terminal/text(of:)->String``): soft wraps
         /// joined, hard line ends as "\n".
         public func text(of selection: Selection) -> String {
             locked { $0.text(of: selection) }

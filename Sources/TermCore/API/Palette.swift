@@ -1,8 +1,13 @@
 /// A colour with 8 bits per channel.
 public struct RGB: Hashable, Sendable {
+    /// Red, 0–255.
     public var red: UInt8
+    /// Green, 0–255.
     public var green: UInt8
+    /// Blue, 0–255.
     public var blue: UInt8
+    /// A colour from its three channels: `RGB(0xE5, 0xE5, 0xE5)` is xterm's
+    /// light grey.
     public init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {
         self.red = red
         self.green = green
@@ -23,8 +28,13 @@ public struct Palette: Equatable, Sendable {
             if colors.count != 256 { colors = Self.completed(colors, with: Palette.xterm.colors) }
         }
     }
+    /// What text in the default colour (SGR 39) is drawn in; OSC 10 sets it,
+    /// OSC 110 resets it.
     public var defaultForeground: RGB
+    /// What cells in the default background (SGR 49) are drawn on; OSC 11 sets
+    /// it, OSC 111 resets it.
     public var defaultBackground: RGB
+    /// The text cursor's colour; OSC 12 sets it, OSC 112 resets it.
     public var cursor: RGB
     /// xterm's special colours, indexed by ``SpecialColor``: the colours
     /// xterm can show bold, underlined, blinking, reverse and italic text in
@@ -78,6 +88,7 @@ public struct Palette: Equatable, Sendable {
     /// (`XtDefaultForeground`).
     public static let xterm = Palette()
 
+    /// xterm's default palette, the same as ``xterm``.
     public init() {
         let ansi: [(UInt8, UInt8, UInt8)] = [
             (0x00, 0x00, 0x00), (0xCD, 0x00, 0x00), (0x00, 0xCD, 0x00), (0xCD, 0xCD, 0x00),
@@ -122,6 +133,7 @@ public struct StyleColors: Equatable, Sendable {
     /// The underline's colour: its own (SGR 58), else the foreground's.
     public var underline: RGB
 
+    /// The three resolved colours of a cell.
     public init(foreground: RGB, background: RGB, underline: RGB) {
         self.foreground = foreground
         self.background = background

@@ -9,6 +9,7 @@
 public struct Snapshot: Sendable {
     /// Screen size.
     public let columns: Int
+    /// Screen height in rows (``columns`` is its width).
     public let rows: Int
     /// The cursor, in screen coordinates.
     public let cursor: CursorState
@@ -17,6 +18,8 @@ public struct Snapshot: Sendable {
     public let modes: TerminalModes
     /// Sanitized window title and icon name (OSC 0/1/2), or nil.
     public let title: String?
+    /// The sanitized icon name (OSC 0/1), or nil; xterm shows it for an
+    /// iconified window, most front ends ignore it.
     public let iconName: String?
     /// The working directory the shell reported (OSC 7), or nil.
     public let workingDirectory: String?
@@ -119,7 +122,10 @@ public struct StyleRun: Sendable, Equatable {
     public var width: Int
     /// The run's text: one entry per character, a blank as a space.
     public var text: String
+    /// The style every cell of the run has; ``Snapshot/colors(of:)`` turns it
+    /// into the colours to draw.
     public var style: Style
+    /// The OSC 8 link every cell of the run belongs to, or nil.
     public var hyperlink: Hyperlink?
 }
 

@@ -97,8 +97,13 @@ public struct SavedCursorState: Equatable, Sendable {
 /// One entry of the title stack (XTWINOPS 22/23); nil where the push left a
 /// part out.
 public struct TitleStackEntry: Equatable, Sendable {
+    /// The window title pushed, or nil when the push (XTWINOPS 22 ; 1) kept
+    /// the icon name only.
     public var title: String?
+    /// The icon name pushed, or nil when the push (XTWINOPS 22 ; 2) kept the
+    /// title only.
     public var iconName: String?
+    /// An entry with either part, or both.
     public init(title: String?, iconName: String?) {
         self.title = title
         self.iconName = iconName
@@ -223,7 +228,7 @@ extension Terminal {
     ///
     /// Mode off, each scalar of width 0 joins the cell and the first scalar
     /// gives the width; mode on, the scalars UAX #29 keeps together join, and
-    /// the cluster's width is recomputed each time one does (``GraphemeBreak``).
+    /// the cluster's width is recomputed each time one does (`GraphemeBreak`).
     /// - Complexity: O(scalars).
     public static func printedWidth(of scalars: [Unicode.Scalar], graphemeClustering: Bool) -> Int? {
         guard let first = scalars.first else { return nil }
@@ -256,7 +261,7 @@ extension Terminal {
     ///
     /// A scalar joins the cell with the mode off only when it is zero width
     /// (the width stays); with the mode on also when UAX #29 continues the
-    /// cell's cluster (the width is then the cluster's, ``GraphemeBreak``).
+    /// cell's cluster (the width is then the cluster's, `GraphemeBreak`).
     /// - Complexity: O(scalars²), for the cell's few scalars.
     public static func printRuns(of scalars: [Unicode.Scalar], width: Int, clustering: Bool)
         -> [(clustering: Bool, count: Int)]?

@@ -636,8 +636,11 @@ public final class Terminal {
 
 /// A position on the active screen (0-based), as opposed to a scrollback line.
 public struct ScreenPosition: Hashable, Sendable {
+    /// The row, 0 at the top of the screen.
     public var row: Int
+    /// The column, 0 at the left edge.
     public var column: Int
+    /// The cell at `row` and `column`, both counted from 0.
     public init(row: Int, column: Int) {
         self.row = row
         self.column = column
@@ -646,7 +649,12 @@ public struct ScreenPosition: Hashable, Sendable {
 
 /// A line of the scrollback, 0 being the oldest kept.
 public struct ScrollbackLine: Hashable, Sendable {
+    /// The line's place in the scrollback, 0 for the oldest kept and
+    /// `scrollbackCount - 1` for the newest. Once the scrollback is full, each
+    /// new line drops the oldest and every index then names the next line: for
+    /// a position that stays with its text, see ``StablePoint``.
     public var index: Int
+    /// The scrollback line at `index` (0 is the oldest kept).
     public init(_ index: Int) { self.index = index }
 }
 

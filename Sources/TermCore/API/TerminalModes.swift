@@ -33,6 +33,8 @@ public struct TerminalModes: Equatable, Sendable {
 
     /// Cursor shapes of DECSCUSR (`CSI Ps SP q`).
     public enum CursorShape: Equatable, Sendable {
+        /// A full cell, a line under the cell, or a bar at its left edge (DECSCUSR
+        /// 1–2, 3–4 and 5–6; 0 and the odd values blink, as ``cursorBlink`` reports).
         case block, underline, bar
     }
 

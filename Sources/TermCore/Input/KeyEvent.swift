@@ -42,15 +42,24 @@ public enum Key: Hashable, Sendable {
 /// the plain keys (as xterm does) or as these keypad ones (which the kitty
 /// protocol's "disambiguate" flag tells apart).
 public enum KeypadKey: Hashable, Sendable, CaseIterable {
+    /// The digit keys 0–9.
     case zero, one, two, three, four, five, six, seven, eight, nine
+    /// The operator keys, the decimal point, Enter, `=` and the separator (a
+    /// comma on some layouts).
     case decimal, divide, multiply, subtract, add, enter, equal, separator
+    /// The navigation keys a keypad sends with Num Lock off (Begin is its
+    /// middle key, 5).
     case left, right, up, down, pageUp, pageDown, home, end, insert, delete, begin
 }
 
 /// A modifier key as a key of its own (kitty "report all keys").
 public enum ModifierKey: Hashable, Sendable, CaseIterable {
+    /// The modifier keys on the left of the keyboard.
     case leftShift, leftControl, leftAlt, leftSuper, leftHyper, leftMeta
+    /// The modifier keys on the right of the keyboard.
     case rightShift, rightControl, rightAlt, rightSuper, rightHyper, rightMeta
+    /// The ISO level-3 (AltGr) and level-5 shift keys of European and other
+    /// layouts.
     case isoLevel3Shift, isoLevel5Shift
 }
 
@@ -60,16 +69,25 @@ public enum ModifierKey: Hashable, Sendable, CaseIterable {
 /// modifier parameter uses the first four (with Super and Meta both taking
 /// xterm's "Meta" bit, 8).
 public struct KeyModifiers: OptionSet, Hashable, Sendable {
+    /// The kitty protocol's modifier bits: Shift 1, Alt 2, Control 4, Super 8,
+    /// Hyper 16, Meta 32, Caps Lock 64, Num Lock 128.
     public let rawValue: UInt8
+    /// The modifiers whose kitty bits are set in `rawValue`.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// Shift.
     public static let shift = KeyModifiers(rawValue: 1)
     /// Alt (Option on a Mac keyboard, when it is not used to compose text).
     public static let alt = KeyModifiers(rawValue: 2)
+    /// Control.
     public static let control = KeyModifiers(rawValue: 4)
     /// The Windows/Linux key, or Command on a Mac keyboard.
     public static let `super` = KeyModifiers(rawValue: 8)
+    /// Hyper, an X11 modifier; only kitty escape codes report it (xterm's
+    /// legacy encoding has no bit for it).
     public static let hyper = KeyModifiers(rawValue: 16)
+    /// Meta, an X11 modifier distinct from Alt; xterm's legacy encoding
+    /// reports it with Super's bit, 8.
     public static let meta = KeyModifiers(rawValue: 32)
     /// Caps Lock is on (a lock state, reported only in kitty escape codes).
     public static let capsLock = KeyModifiers(rawValue: 64)
@@ -88,8 +106,11 @@ public struct KeyEvent: Hashable, Sendable {
     /// types" flag reports repeats as such and releases at all; otherwise a
     /// repeat is another press and a release sends nothing.
     public enum Kind: UInt8, Hashable, Sendable {
+        /// The key went down.
         case press = 1
+        /// The key is held and the system repeats it.
         case `repeat` = 2
+        /// The key went up.
         case release = 3
     }
 
@@ -112,6 +133,8 @@ public struct KeyEvent: Hashable, Sendable {
     /// layout at the same physical position (e.g. "c" for Cyrillic "с").
     public var baseLayoutKey: Unicode.Scalar?
 
+    /// An event for `key`: a press with no modifiers unless told, its text
+    /// derived from the key (`nil`), and no kitty alternate keys.
     public init(
         _ key: Key, modifiers: KeyModifiers = [], kind: Kind = .press, text: String? = nil,
         shiftedKey: Unicode.Scalar? = nil, baseLayoutKey: Unicode.Scalar? = nil

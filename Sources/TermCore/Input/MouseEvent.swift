@@ -1,8 +1,11 @@
 /// A position in pixels from the top-left corner of the terminal's text
 /// area (not the window), for SGR-pixel mouse reports (?1016).
 public struct PixelPosition: Hashable, Sendable {
+    /// Pixels from the left edge of the text area.
     public var x: Int
+    /// Pixels from the top edge of the text area.
     public var y: Int
+    /// The pixel `x` across and `y` down from the text area's top-left corner.
     public init(x: Int, y: Int) {
         self.x = x
         self.y = y
@@ -14,10 +17,14 @@ public struct MouseEvent: Hashable, Sendable {
     /// The button, in X11's numbering: left 1, middle 2, right 3, the wheel
     /// 4–7, then 8–11.
     public enum Button: Hashable, Sendable, CaseIterable {
+        /// The three main buttons, X11's 1, 2 and 3.
         case left, middle, right
         /// No button: motion with nothing held.
         case none
+        /// The wheel, X11's 4–7: each step is a press of its own, never held or
+        /// released.
         case wheelUp, wheelDown, wheelLeft, wheelRight
+        /// The extra buttons, X11's 8–11 (back and forward are usually 8 and 9).
         case button8, button9, button10, button11
 
         /// The low bits of xterm's button code (button.c BtnCode: 0–2, 3 for
@@ -45,6 +52,7 @@ public struct MouseEvent: Hashable, Sendable {
 
     /// What happened.
     public enum Action: Hashable, Sendable {
+        /// A button went down, or up.
         case press, release
         /// The pointer moved; ``MouseEvent/button`` is the button held (the
         /// lowest-numbered one when several are), or `.none`.
@@ -63,6 +71,8 @@ public struct MouseEvent: Hashable, Sendable {
     /// Shift, Alt (or Meta) and Control are reported; others are not.
     public var modifiers: KeyModifiers
 
+    /// An event: `action` of `button` with the pointer on the cell `position`
+    /// (and, for ?1016, at `pixel`), with `modifiers` held.
     public init(
         _ action: Action, _ button: Button, at position: ScreenPosition, pixel: PixelPosition? = nil,
         modifiers: KeyModifiers = []
@@ -96,6 +106,7 @@ public struct MouseTracker: Hashable, Sendable {
     public private(set) var lastReported: ScreenPosition?
     private var lastReportedPixel: PixelPosition?
 
+    /// A tracker with no button held and nothing reported yet.
     public init() {}
 
     /// A button went down at `position`. Wheel clicks go through here too.

@@ -4,7 +4,7 @@
 /// Unicode scalar or the id of a grapheme cluster kept out of line, plus the
 /// cell's width role; the style and hyperlink are ids into side tables (0 is
 /// the default style and "no link"; an inline style is held in the cell
-/// itself, see ``StyleKey``), so a cell is a plain value that is cheap to
+/// itself, see `StyleKey`), so a cell is a plain value that is cheap to
 /// store, copy and compare. `MemoryLayout<Cell>.size == 8` is pinned by a test.
 @frozen
 public struct Cell: Equatable, Sendable {

@@ -9,8 +9,14 @@
 /// An OSC 8 hyperlink: the URI and the optional `id=` parameter that ties
 /// separate runs into one link.
 public struct Hyperlink: Hashable, Sendable {
+    /// The link's target, as the program wrote it (at most 4 KiB: an OSC 8
+    /// with a longer one links nothing and is counted).
     public var uri: String
+    /// The `id=` parameter, or nil: cells with the same URI and id are one
+    /// link even when other text comes between them. At most 250 bytes: a
+    /// longer one is ignored and counted, and the link kept without it.
     public var id: String?
+    /// A link to `uri`, tied to others by `id` when given.
     public init(uri: String, id: String? = nil) {
         self.uri = uri
         self.id = id

@@ -22,8 +22,11 @@ public struct TerminalColor: Hashable, Sendable {
 
     /// The three forms a colour takes.
     public enum Kind: Equatable, Sendable {
+        /// The terminal's default colour.
         case `default`
+        /// Palette entry 0–255.
         case indexed(UInt8)
+        /// A direct colour (SGR 38;2 / 48;2 / 58;2).
         case rgb(red: UInt8, green: UInt8, blue: UInt8)
     }
 
@@ -46,28 +49,47 @@ public struct TerminalColor: Hashable, Sendable {
 public struct Style: Hashable, Sendable {
     /// Boolean attributes.
     public struct Flags: OptionSet, Hashable, Sendable {
+        /// The flags as bits, ``bold`` in the lowest.
         public let rawValue: UInt16
+        /// The flags whose bits are set in `rawValue`.
         @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
+        /// SGR 1 (cleared by 22).
         public static let bold = Flags(rawValue: 1 << 0)
+        /// SGR 2, faint (cleared by 22): the foreground drawn halfway to the
+        /// background.
         public static let dim = Flags(rawValue: 1 << 1)
+        /// SGR 3 (cleared by 23).
         public static let italic = Flags(rawValue: 1 << 2)
+        /// SGR 5 and 6 (cleared by 25).
         public static let blink = Flags(rawValue: 1 << 3)
+        /// SGR 7 (cleared by 27): foreground and background swapped when drawn.
         public static let inverse = Flags(rawValue: 1 << 4)
+        /// SGR 8, concealed (cleared by 28): drawn in the background colour.
         public static let hidden = Flags(rawValue: 1 << 5)
+        /// SGR 9 (cleared by 29).
         public static let strikethrough = Flags(rawValue: 1 << 6)
+        /// SGR 53 (cleared by 55).
         public static let overline = Flags(rawValue: 1 << 7)
     }
 
     /// Underline styles of `SGR 4:n` (kitty and VTE's extension, adopted by xterm).
     public enum Underline: UInt8, Hashable, Sendable {
+        /// No underline (SGR 24, or `4:0`).
         case none = 0
+        /// `4:1` to `4:5`; SGR 4 is single, SGR 21 double.
         case single, double, curly, dotted, dashed
     }
 
+    /// The text colour (SGR 30–37, 90–97, 38, reset by 39).
     public var foreground: TerminalColor = .default
+    /// The cell colour behind the text (SGR 40–47, 100–107, 48, reset by 49).
     public var background: TerminalColor = .default
+    /// The underline's own colour (SGR 58, reset by 59); the default means
+    /// the foreground's.
     public var underlineColor: TerminalColor = .default
+    /// Bold, dim, italic, blink, inverse, hidden, strikethrough, overline.
     public var flags: Flags = []
+    /// The underline style.
     public var underline: Underline = .none
 
     /// The default style (no attributes, default colours).
