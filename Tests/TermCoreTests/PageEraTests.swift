@@ -151,18 +151,20 @@ struct PageEraTests {
         }
     }
 
-    @Test("A line a scroll region never clears holds its era: the page compacts instead, and the line keeps its style")
-    func aLineKeptByARegionHoldsItsEra() {
-        // The alternate screen (no scrollback: one page of 24 slots), its
-        // top row written once and outside a region that scrolls 70,000
-        // lines of distinct styles, more than a table's ids.
-        let terminal = Terminal(columns: 80, rows: 24, scrollback: 0)
-        var input = Array("\u{1B}[?1049h\u{1B}[H\u{1B}[38;2;1;2;3mheader\u{1B}[2;24r\u{1B}[24;1H".utf8)
+    @Test("Rows a scroll region moves start no era: the page compacts instead, and every row keeps its style")
+    func rowsOfARegionStartNoEra() {
+        // The top row written once, above a region that scrolls 70,000
+        // lines of distinct styles (more than a table's ids) and sends none
+        // to the scrollback: no line is dropped from it, so no era ends, and
+        // the table of the screen's page is compacted when it fills.
+        let terminal = Terminal(columns: 80, rows: 24, scrollback: 1_000)
+        var input = Array("\u{1B}[H\u{1B}[38;2;1;2;3mheader\u{1B}[2;24r\u{1B}[24;1H".utf8)
         let lines = 70_000
         for line in 0..<lines { input += Array((Self.truecolor(line) + "x\r\n").utf8) }
         terminal.feed(input)
         #expect(terminal.cell(at: ScreenPosition(row: 0, column: 0)).style.foreground == .rgb(1, 2, 3))
         #expect(terminal.counters.styleCompactions > 0)
+        #expect(terminal.counters.tableResets == 0)
         // The region's rows above the cursor's: the last 22 lines.
         for row in 1..<23 {
             let (red, green, blue) = Self.color(lines - 23 + row)

@@ -152,19 +152,15 @@ struct SGRTests {
     }
 
     @Test func aCompactionInTheMiddleOfARunKeepsThePensStyle() {
-        // The first scroll (the 24th CR LF) starts a new era of the page's
-        // tables with the bottom row (Grid+Pages.swift, "Eras"); an "x"
-        // printed there binds the pen to it, so the styles fill that era's
-        // table. "a" fills the last
-        // column; the wrap before "b" scrolls, the top row joins the same
-        // era, and interning the erase style of the new background there
-        // compacts the full table, renumbering the pen while the run is
-        // being printed. "b" must get the pen's new id (it kept the old one,
-        // past the end of the compacted table).
+        // "a" fills the last column; the wrap before "b" scrolls, interns
+        // the erase style of the new background and so compacts the full
+        // table, renumbering the pen while the run is being printed. "b"
+        // must get the pen's new id (it kept the old one, past the end of
+        // the compacted table). No scrollback: the page has no eras
+        // (Grid+Pages.swift), so the scroll interns in the full table.
         let pen = Style(foreground: .rgb(1, 2, 3), background: .rgb(9, 9, 9))
         let t = Terminal(columns: 80, rows: 24, scrollback: 0)
-        let scrolledOnce = String(repeating: "\r\n", count: 24) + "x\r"
-        t.feed(scrolledOnce + Self.fillingTheStyleTable(last: pen) + "\(CSI)24;80Hab")
+        t.feed(Self.fillingTheStyleTable(last: pen) + "\(CSI)24;80Hab")
         #expect(t.counters.styleCompactions == 1)
         #expect(t.cellAt(22, 79).text == "a" && t.cellAt(22, 79).style == pen)
         #expect(t.cellAt(23, 0).text == "b" && t.cellAt(23, 0).style == pen)

@@ -544,10 +544,11 @@ extension TerminalState {
     @inline(__always)
     mutating func clusterID(extending cell: Cell, with scalar: UInt32, page: Int) -> UInt32? {
         let screen = isAlternateScreen ? 1 : 0
-        if active.compactionCount != clusterCacheCompactions[screen] {
-            // Ids were renumbered in this grid (rare): the cache starts afresh.
+        if active.tablesGeneration != clusterCacheCompactions[screen] {
+            // Ids were renumbered or reset in this grid (rare): the cache
+            // starts afresh.
             clusterExtensions.removeAll()
-            clusterCacheCompactions[screen] = active.compactionCount
+            clusterCacheCompactions[screen] = active.tablesGeneration
         }
         let cacheKey = UInt64(cell.content & (Cell.valueMask | Cell.clusterFlag)) << 32 | UInt64(scalar)
         let cachePage = page | screen << 30
@@ -587,7 +588,7 @@ extension TerminalState {
         // cell's own id, which `cacheKey` holds): it starts afresh.
         if active.compactionCount != compactions {
             clusterExtensions.removeAll()
-            clusterCacheCompactions[isAlternateScreen ? 1 : 0] = active.compactionCount
+            clusterCacheCompactions[isAlternateScreen ? 1 : 0] = active.tablesGeneration
         } else {
             clusterExtensions.insert(id, for: cacheKey, page: cachePage)
         }

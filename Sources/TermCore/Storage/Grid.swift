@@ -402,10 +402,8 @@ struct Grid {
     @inline(__always)
     mutating func clearRow(_ row: ScreenRow, with fill: BlankFill) {
         let slot = screenSlot(row)
-        // Its line is gone: the row joins its page's current era before its
-        // blank is made there. Taken first: a mutating call in the arguments
-        // of a call on the grid copies the grid (`lineFeed()`).
-        renewEra(slot: slot)
+        // Taken first: a mutating call in the arguments of a call on the
+        // grid copies the grid (`lineFeed()`).
         let cell = blank(fill, page: page(ofSlot: slot))
         clearSlot(slot, with: cell)
     }
@@ -414,9 +412,7 @@ struct Grid {
     /// `BlankFill`'s shared cell), and clears its flags.
     @inline(__always)
     mutating func clearRow(_ row: ScreenRow, withShared cell: Cell) {
-        let slot = screenSlot(row)
-        renewEra(slot: slot)
-        clearSlot(slot, with: cell)
+        clearSlot(screenSlot(row), with: cell)
     }
 
     @inline(__always)
@@ -480,6 +476,7 @@ struct Grid {
         Self.pushTopLine(
             zero: &zero, historyCount: &historyCount, evicted: &evictedCount, limit: scrollbackLimit,
             slotCount: storage.slotCount)
+        renewBottomRow()
         clearRow(ScreenRow(rows - 1), with: fill)
     }
 
@@ -489,7 +486,17 @@ struct Grid {
         Self.pushTopLine(
             zero: &zero, historyCount: &historyCount, evicted: &evictedCount, limit: scrollbackLimit,
             slotCount: storage.slotCount)
+        renewBottomRow()
         clearRow(ScreenRow(rows - 1), withShared: cell)
+    }
+
+    /// After a line went into the scrollback: the new bottom row's slot held
+    /// the line the scrollback dropped (or none), so it joins its page's
+    /// current era (Grid+Pages.swift, "Eras"); a grid with no scrollback
+    /// has no eras.
+    @inline(__always)
+    private mutating func renewBottomRow() {
+        if scrollbackLimit > 0 { renewEra(slot: screenSlot(ScreenRow(rows &- 1))) }
     }
 
     /// The top row becomes the newest scrollback line, dropping the oldest
@@ -634,7 +641,9 @@ struct Grid {
             marks[next] = 0
             generations[next] = stamp
             let tables = Int(tableSets[next])
-            if tables ^ 1 == eraTables {
+            if limit == 0 {
+                // No scrollback, no eras.
+            } else if tables ^ 1 == eraTables {
                 tableSets[next] = UInt16(truncatingIfNeeded: eraTables)
                 eraMoves &+= 1
             } else {

@@ -36,10 +36,13 @@ extension TerminalState {
         // SGR transitions are kept by the page whose keys they are, so that
         // output moving between pages (a screen spanning two, the alternate
         // screen and back) finds them again while the ids stand.
-        // The grid (its resizes), its compactions, the page and the screen:
-        // 23, 20, 20 and 1 bits; 2^20 compactions free at least 2^35 ids.
+        // The grid (its resizes), the page's compactions and resets, the
+        // page and the screen: 23, 20, 20 and 1 bits; 2^20 compactions free
+        // at least 2^35 ids. The page's own count, so that a compaction or
+        // a reset of another page leaves this one's transitions standing.
         let grid = gridEpoch & 0x7F_FFFF
-        tablesEpoch = grid << 41 | (compactions & 0xF_FFFF) << 21 | page << 1 | (isAlternateScreen ? 1 : 0)
+        let pageCompactions = active.pages[page].compactions & 0xF_FFFF
+        tablesEpoch = grid << 41 | pageCompactions << 21 | page << 1 | (isAlternateScreen ? 1 : 0)
     }
 
     /// Forgets the binding (the active grid was swapped or replaced).
