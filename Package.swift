@@ -20,13 +20,22 @@ let utf8procReference: [Target.Dependency] =
 
 let package = Package(
     name: "TermEngine",
+    // The floor is what Duration, the Clock protocol, Regex and constrained
+    // existentials (`any Clock<Duration>`) need: Swift 5.7's runtime, in
+    // macOS 13, iOS 16, tvOS 16 and watchOS 9 (visionOS has it from 1.0).
+    // Nothing above it is used without an `@available` of its own (CHANGELOG.md).
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    // What packages that depend on this one can use. The benchmark
+    // executables (render-bench, resize-bench, attach-bench, termbench) are
+    // not products: SwiftPM gives the executable targets of the package being
+    // built products of their own, named as the targets are, so
+    // `swift build --product termbench` and `swift run render-bench` still
+    // work here, and nowhere else.
     products: [
         .library(name: "VTParser", targets: ["VTParser"]),
         .library(name: "TermCore", targets: ["TermCore"]),
         .executable(name: "termengine", targets: ["termengine"]),
         .library(name: "TermRender", targets: ["TermRender"]),
-        .executable(name: "render-bench", targets: ["RenderBench"]),
-        .executable(name: "resize-bench", targets: ["ResizeBench"]),
         .library(name: "TermAttach", targets: ["TermAttach"]),
         .library(name: "TermPTY", targets: ["TermPTY"]),
     ],
@@ -51,8 +60,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "TermRender", dependencies: ["TermCore", "CZlib"]),
         .executableTarget(
-            name: "RenderBench", dependencies: ["TermCore", "TermRender"], path: "Benchmarks/RenderBench"),
-        .executableTarget(name: "ResizeBench", dependencies: ["TermCore"], path: "Benchmarks/ResizeBench"),
+            name: "render-bench", dependencies: ["TermCore", "TermRender"], path: "Benchmarks/RenderBench"),
+        .executableTarget(name: "resize-bench", dependencies: ["TermCore"], path: "Benchmarks/ResizeBench"),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TermRenderTests", dependencies: ["TermRender", "TermCore", "TestSupport"]),
         // TermAttach is the only module that touches the network. On Linux its

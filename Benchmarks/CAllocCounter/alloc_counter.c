@@ -4,11 +4,21 @@
 // recurse into a wrapper that does not have its target yet. glibc exports
 // its implementation under __libc_* names (GLIBC_2.2.5 and later), which
 // need no lookup at all.
+//
+// All of it is glibc's (__libc_malloc, mallinfo2, <malloc.h>, SYS_mmap):
+// elsewhere (Apple platforms, musl) the file compiles to the stubs at its
+// end, which count nothing and say so (termbench_alloc_counter_active is 0).
 
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include "CAllocCounter.h"
+
+#if defined(__linux__)
+#include <features.h>  // defines __GLIBC__ under glibc, not under musl
+#endif
+
+#if defined(__linux__) && defined(__GLIBC__)
 
 #include <errno.h>
 #include <malloc.h>
@@ -195,3 +205,18 @@ size_t termbench_heap_in_use(void) {
 }
 
 int termbench_mapped_overflow(void) { return __atomic_load_n(&mapped_overflow, __ATOMIC_RELAXED); }
+
+#else  // not glibc on Linux: nothing is interposed, nothing is counted
+
+termbench_alloc_counts termbench_alloc_counts_now(void) {
+    termbench_alloc_counts counts = {0, 0, 0};
+    return counts;
+}
+
+int termbench_alloc_counter_active(void) { return 0; }
+
+size_t termbench_heap_in_use(void) { return 0; }
+
+int termbench_mapped_overflow(void) { return 0; }
+
+#endif

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TermCore
 import TermRender
 
@@ -87,16 +86,36 @@ func snapshotBenchmark() {
     measure("all rows changed") { terminal.feed(all) }
 }
 
+/// A flag one thread raises and another polls, behind a lock (the reader
+/// looks 60 times a second: the lock costs nothing measurable, and unlike
+/// `Synchronization.Atomic` it exists below macOS 15 / iOS 18).
+final class StopFlag: @unchecked Sendable {
+    // Invariant behind @unchecked Sendable: `raised` is only touched under `lock`.
+    private var raised = false
+    private let lock = NSLock()
+
+    var isRaised: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return raised
+    }
+
+    func raise() {
+        lock.lock()
+        raised = true
+        lock.unlock()
+    }
+}
+
 func concurrentFeedBenchmark() {
-    guard #available(macOS 15.0, *) else { return }
     let input = sessionOutput(bytes: 32 << 20, seed: 3)
     let chunks = stride(from: 0, to: input.count, by: 4096).map { Array(input[$0..<min($0 + 4096, input.count)]) }
     for withSnapshots in [false, true] {
         let shared = LockedTerminal(Terminal(columns: 200, rows: 50))
-        let done = Atomic(false)
+        let done = StopFlag()
         let reader = Thread {
             var taken = 0
-            while !done.load(ordering: .relaxed) {
+            while !done.isRaised {
                 _ = shared.snapshot()
                 taken += 1
                 Thread.sleep(forTimeInterval: 1.0 / 60)
@@ -106,7 +125,7 @@ func concurrentFeedBenchmark() {
         let start = ContinuousClock.now
         for chunk in chunks { shared.feed(chunk) }
         let elapsed = seconds(start.duration(to: .now))
-        done.store(true, ordering: .relaxed)
+        done.raise()
         print(
             "feed 200x50 \(withSnapshots ? "while another thread snapshots 60/s" : "alone"): "
                 + String(format: "%.1f MiB/s", Double(input.count) / 1_048_576 / elapsed))

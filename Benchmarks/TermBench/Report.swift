@@ -535,11 +535,15 @@ struct Report {
 
     func machine() -> [String: Any] {
         var info: [String: Any] = ["cores": ProcessInfo.processInfo.activeProcessorCount]
-        if let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-            let model = cpu.split(separator: "\n").first(where: { $0.hasPrefix("model name") })
-        {
-            info["cpu"] = model.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) }
-        }
+        #if os(Linux)
+            if let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+                let model = cpu.split(separator: "\n").first(where: { $0.hasPrefix("model name") })
+            {
+                info["cpu"] = model.split(separator: ":", maxSplits: 1).last.map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+            }
+        #endif
         info["memory_gib"] = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
         // Other work on a shared machine shows up here: compare it with the
         // core count before trusting small differences.
@@ -552,10 +556,14 @@ struct Report {
     }
 }
 
-/// The first three fields of /proc/loadavg.
+/// The first three fields of /proc/loadavg (empty where there is no /proc).
 func loadAverage() -> String {
-    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
-    return text.split(separator: " ").prefix(3).joined(separator: " ")
+    #if os(Linux)
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
+    #else
+        return ""
+    #endif
 }
 
 extension FileResult {

@@ -440,12 +440,16 @@ func log(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
-/// This executable's path (/proc/self/exe), for spawning `termbench feed`.
+/// This executable's path (/proc/self/exe on Linux), for spawning `termbench feed`.
 func executablePath() -> String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard count > 0 else { return CommandLine.arguments[0] }
-    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return CommandLine.arguments[0] }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    #else
+        return CommandLine.arguments[0]
+    #endif
 }
 
 /// Installed versions of Debian packages (dpkg-query), by package name.

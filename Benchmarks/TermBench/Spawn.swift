@@ -56,95 +56,104 @@ func spawnAndWait(_ argv: [String], timeout: Double) throws -> ChildResult {
     return result
 }
 
-/// Runs `argv` with the runner's environment plus `environment`.
-func spawnDirect(_ argv: [String], timeout: Double, environment: [String: String] = [:]) throws -> ChildResult {
-    var outPipe: [Int32] = [0, 0]
-    var errPipe: [Int32] = [0, 0]
-    guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw Options.Failure("pipe failed: \(errno)") }
+#if os(Linux)
+    /// Runs `argv` with the runner's environment plus `environment`.
+    func spawnDirect(_ argv: [String], timeout: Double, environment: [String: String] = [:]) throws -> ChildResult {
+        var outPipe: [Int32] = [0, 0]
+        var errPipe: [Int32] = [0, 0]
+        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw Options.Failure("pipe failed: \(errno)") }
 
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-    for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
 
-    // A process group of its own, so that a timeout ends the engine too and
-    // not only GNU time in front of it.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-    posix_spawnattr_setpgroup(&attributes, 0)
+        // A process group of its own, so that a timeout ends the engine too and
+        // not only GNU time in front of it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
 
-    let cArguments = argv.map { strdup($0) } + [nil]
-    defer { for pointer in cArguments { free(pointer) } }
-    var merged = ProcessInfo.processInfo.environment
-    merged.merge(environment) { _, new in new }
-    let cEnvironment = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { for pointer in cEnvironment { free(pointer) } }
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArguments { free(pointer) } }
+        var merged = ProcessInfo.processInfo.environment
+        merged.merge(environment) { _, new in new }
+        let cEnvironment = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in cEnvironment { free(pointer) } }
 
-    var pid: pid_t = 0
-    let start = ContinuousClock.now
-    let spawned = cArguments.withUnsafeBufferPointer { arguments in
-        cEnvironment.withUnsafeBufferPointer { environment in
-            posix_spawn(&pid, argv[0], &actions, &attributes, arguments.baseAddress!, environment.baseAddress!)
-        }
-    }
-    close(outPipe[1])
-    close(errPipe[1])
-    guard spawned == 0 else {
-        close(outPipe[0])
-        close(errPipe[0])
-        throw Options.Failure("cannot start \(argv[0]): \(String(cString: strerror(spawned)))")
-    }
-
-    var output: [UInt8] = []
-    var errors: [UInt8] = []
-    var open = [outPipe[0], errPipe[0]]
-    var timedOut = false
-    let deadline = start.advanced(by: .milliseconds(Int(timeout * 1000)))
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while !open.isEmpty {
-        let remaining = ContinuousClock.now.duration(to: deadline)
-        if remaining <= .zero {
-            timedOut = true
-            kill(-pid, SIGKILL)
-            break
-        }
-        var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        let waitMs = Int32(min(1000, max(1, remaining.components.seconds * 1000 + 1)))
-        let ready = poll(&fds, nfds_t(fds.count), waitMs)
-        if ready < 0 && errno != EINTR { break }
-        for entry in fds where entry.revents != 0 {
-            let count = chunk.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                if entry.fd == outPipe[0] {
-                    output.append(contentsOf: chunk[0..<count])
-                } else {
-                    errors.append(contentsOf: chunk[0..<count])
-                }
-            } else if count == 0 || (count < 0 && errno != EINTR) {
-                close(entry.fd)
-                open.removeAll { $0 == entry.fd }
+        var pid: pid_t = 0
+        let start = ContinuousClock.now
+        let spawned = cArguments.withUnsafeBufferPointer { arguments in
+            cEnvironment.withUnsafeBufferPointer { environment in
+                posix_spawn(&pid, argv[0], &actions, &attributes, arguments.baseAddress!, environment.baseAddress!)
             }
         }
-    }
-    for fd in open { close(fd) }
+        close(outPipe[1])
+        close(errPipe[1])
+        guard spawned == 0 else {
+            close(outPipe[0])
+            close(errPipe[0])
+            throw Options.Failure("cannot start \(argv[0]): \(String(cString: strerror(spawned)))")
+        }
 
-    var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-    let elapsed = seconds(start.duration(to: .now))
-    // The <sys/wait.h> macros are not imported: the low 7 bits hold the
-    // signal that ended the process, bits 8–15 the exit code.
-    let signal = status & 0x7F
-    let exitStatus = signal == 0 ? (status >> 8) & 0xFF : 128 + signal
-    return ChildResult(
-        status: exitStatus, output: String(decoding: output, as: UTF8.self),
-        errors: String(decoding: errors, as: UTF8.self), seconds: elapsed,
-        maxResidentKiB: Int(usage.ru_maxrss), timedOut: timedOut)
-}
+        var output: [UInt8] = []
+        var errors: [UInt8] = []
+        var open = [outPipe[0], errPipe[0]]
+        var timedOut = false
+        let deadline = start.advanced(by: .milliseconds(Int(timeout * 1000)))
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while !open.isEmpty {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            if remaining <= .zero {
+                timedOut = true
+                kill(-pid, SIGKILL)
+                break
+            }
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let waitMs = Int32(min(1000, max(1, remaining.components.seconds * 1000 + 1)))
+            let ready = poll(&fds, nfds_t(fds.count), waitMs)
+            if ready < 0 && errno != EINTR { break }
+            for entry in fds where entry.revents != 0 {
+                let count = chunk.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    if entry.fd == outPipe[0] {
+                        output.append(contentsOf: chunk[0..<count])
+                    } else {
+                        errors.append(contentsOf: chunk[0..<count])
+                    }
+                } else if count == 0 || (count < 0 && errno != EINTR) {
+                    close(entry.fd)
+                    open.removeAll { $0 == entry.fd }
+                }
+            }
+        }
+        for fd in open { close(fd) }
+
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let elapsed = seconds(start.duration(to: .now))
+        // The <sys/wait.h> macros are not imported: the low 7 bits hold the
+        // signal that ended the process, bits 8–15 the exit code.
+        let signal = status & 0x7F
+        let exitStatus = signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        return ChildResult(
+            status: exitStatus, output: String(decoding: output, as: UTF8.self),
+            errors: String(decoding: errors, as: UTF8.self), seconds: elapsed,
+            maxResidentKiB: Int(usage.ru_maxrss), timedOut: timedOut)
+    }
+#else
+    /// Runs `argv` with the runner's environment plus `environment`.
+    func spawnDirect(_ argv: [String], timeout: Double, environment: [String: String] = [:]) throws -> ChildResult {
+        // glibc's posix_spawn types are structs (Apple's are pointers), and
+        // wait4's ru_maxrss is in KiB on Linux only: termbench is Linux's.
+        throw Options.Failure("termbench runs on Linux only")
+    }
+#endif
 
 /// The `key=value` fields of the last line of `text` that has `bytes=`.
 func resultFields(_ text: String) -> [String: String]? {

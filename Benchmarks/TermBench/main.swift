@@ -55,4 +55,11 @@ func main() -> Int32 {
     return 0
 }
 
-exit(main())
+#if os(Linux)
+    exit(main())
+#else
+    // What it measures is Linux's: glibc's allocator (CAllocCounter,
+    // MALLOC_MMAP_THRESHOLD_), /proc, GNU time and Debian's packages.
+    log("termbench runs on Linux only (docs/PERFORMANCE.md)")
+    exit(2)
+#endif

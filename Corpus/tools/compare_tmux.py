@@ -17,6 +17,10 @@ The engine defaults to .build/release/termengine, then .build/debug/
 termengine, relative to the repository root. Exit status: 0 if everything
 passed, 1 if anything failed, 2 if there is no engine binary.
 
+A recording without its reference (<name>.tmux.json), a NAME with no
+recording, or no recording at all is reported SKIPPED, never passed; under
+CI=true any of them fails the run (exit status 1).
+
 Differing lines are numbered 0-based from the top of the screen; scrollback
 lines count back from it (-1 is the newest). A failing recording that a
 recordings/DEVIATIONS.md bullet names (as `name`) gets that bullet's title
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -147,12 +152,20 @@ def main() -> int:
         return 2
 
     recordings = sorted(RECORDINGS.glob("*.bin"))
+    skipped = []
     if args.names:
+        skipped += [f"{name} (no {RECORDINGS / name}.bin)" for name in args.names
+                    if not (RECORDINGS / f"{name}.bin").exists()]
         recordings = [r for r in recordings if r.stem in args.names]
+    if not recordings and not args.names:
+        skipped.append(f"every recording (no *.bin in {RECORDINGS})")
     passed = failed = explained = 0
     for recording in recordings:
         reference = recording.with_name(recording.stem + ".tmux.json")
         if not reference.exists():
+            # Never counted as passed: a recording is compared or said to be skipped.
+            skipped.append(f"{recording.stem} (no {reference})")
+            print(f"SKIPPED {recording.stem}: no tmux reference {reference.name} (tmux_reference.py makes it)")
             continue
         ref = json.loads(reference.read_text(encoding="utf-8"))
         try:
@@ -178,8 +191,13 @@ def main() -> int:
 
     if explained:
         print(f"tmux-compare: {explained} recording(s) differ only where tmux is listed as differing from xterm")
-    print(f"tmux-compare: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    print(f"tmux-compare: {passed} passed, {failed} failed, {len(skipped)} skipped")
+    if skipped:
+        verdict = "FAILED (CI=true requires every recording)" if os.environ.get("CI") == "true" else "SKIPPED"
+        print(f"tmux-compare: {verdict}: {'; '.join(skipped)}")
+    if failed:
+        return 1
+    return 1 if (skipped and os.environ.get("CI") == "true") else 0
 
 
 if __name__ == "__main__":

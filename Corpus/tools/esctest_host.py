@@ -19,6 +19,12 @@ result beside it), then `N passed, N failed` over the tests that are not
 host-dependent. Exit status 1 when a test xterm passes fails here and is not
 in the deviations file, or a listed deviation passes; 0 otherwise.
 
+The suite is looked for in ../shared/conformance/esctest2 beside the project
+root, or $TERMENGINE_SHARED_DIR/conformance/esctest2 when that is set (or
+--suite). When it is absent the run is reported SKIPPED, never passed, with
+exit status 0; under CI=true, where the material is always present, that is
+a failure (exit status 1).
+
 Usage:
     esctest_host.py --engine .build/debug/termengine [--include REGEX]
                     [--deviations FILE] [--suite DIR] [--keep-log FILE]
@@ -44,7 +50,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SUITE = ROOT.parent / "shared" / "conformance" / "esctest2"
+SHARED = Path(os.environ["TERMENGINE_SHARED_DIR"]) if os.environ.get("TERMENGINE_SHARED_DIR") else ROOT.parent / "shared"
+SUITE = SHARED / "conformance" / "esctest2"
 DEVIATIONS = ROOT / "Tests" / "TermCoreTests" / "Conformance" / "esctest-deviations.tsv"
 COLS, ROWS = 80, 25
 
@@ -195,10 +202,16 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=1800, help="seconds for the whole run")
     args = parser.parse_args()
 
-    if not (args.suite / "esctest" / "esctest.py").exists():
+    needed = [args.suite / "esctest" / "esctest.py", args.suite / "xterm-379-results.json"]
+    missing = [str(path) for path in needed if not path.exists()]
+    if missing:
         # Never counted as passed: under CI the conformance material must be there.
-        print(f"esctest_host: SKIPPED, {args.suite} is absent")
-        return 1 if os.environ.get("CI") == "true" else 0
+        if os.environ.get("CI") == "true":
+            print(f"esctest_host: FAILED, the esctest2 material is missing (CI=true requires it): "
+                  f"looked for {', '.join(missing)}")
+            return 1
+        print(f"esctest_host: SKIPPED, the esctest2 material is missing: looked for {', '.join(missing)}")
+        return 0
     xterm = json.loads((args.suite / "xterm-379-results.json").read_text())
     deviations = load_deviations(args.deviations)
     host_dependent = re.compile("|".join(HOST_DEPENDENT))

@@ -301,8 +301,11 @@ def main() -> int:
     engine = engine.resolve()
     ci = os.environ.get("CI") == "true"
     if shutil.which("tmux") is None:
+        if ci:
+            print("run_tmux: FAILED, tmux is absent (CI=true requires it; scripts/setup.sh installs it)")
+            return 1
         print("run_tmux: SKIPPED, tmux is absent (scripts/setup.sh installs it)")
-        return 1 if ci else 0
+        return 0
 
     tmux = Tmux()
     report = Report()
@@ -359,7 +362,10 @@ def main() -> int:
     print(f"run_tmux: {report.passed} passed, {len(report.failed)} failed, {len(report.skipped)} skipped")
     if report.failed:
         return 1
-    return 1 if (report.skipped and ci) else 0
+    if report.skipped and ci:
+        print(f"run_tmux: FAILED, CI=true requires every program: skipped {', '.join(report.skipped)}")
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 #if os(Linux) || os(macOS)
-    #if os(Linux)
+    #if canImport(Glibc)
         import Glibc
-    #else
+    #elseif canImport(Musl)
+        import Musl
+    #elseif canImport(Darwin)
         import Darwin
     #endif
 

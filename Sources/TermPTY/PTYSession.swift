@@ -2,9 +2,11 @@
     import Dispatch
     import TermCore
 
-    #if os(Linux)
+    #if canImport(Glibc)
         import Glibc
-    #else
+    #elseif canImport(Musl)
+        import Musl
+    #elseif canImport(Darwin)
         import Darwin
     #endif
 

@@ -1,9 +1,13 @@
 #if os(Linux) || os(macOS)
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #elseif canImport(Darwin)
+        import Darwin
+    #endif
     #if os(Linux)
         import CPTYShim
-        import Glibc
-    #else
-        import Darwin
     #endif
 
     /// A window size in character cells, as the program on a PTY sees it

@@ -46,8 +46,20 @@ struct Arguments {
         return value
     }
 
+    /// `--help` or `-h` among the arguments: the command prints its usage
+    /// on standard output and exits 0.
+    struct HelpRequested: Error {}
+
+    static func isHelp(_ argument: String) -> Bool { argument == "--help" || argument == "-h" }
+
     /// The positional arguments left, after refusing any unknown flag.
-    func positionals() throws -> [String] {
+    /// Throws ``HelpRequested`` for a `--help` or `-h` left (one given as a
+    /// flag's value, `--send -h`, was taken by ``values(_:)`` already); with
+    /// `onlyLeading`, only when it comes first (`run vim -h` runs `vim -h`).
+    func positionals(helpOnlyLeading onlyLeading: Bool = false) throws -> [String] {
+        if onlyLeading ? remaining.first.map(Self.isHelp) ?? false : remaining.contains(where: Self.isHelp) {
+            throw HelpRequested()
+        }
         if let unknown = remaining.first(where: { $0.hasPrefix("--") }) {
             throw Failure(description: "unknown option \(unknown)")
         }

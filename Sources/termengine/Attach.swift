@@ -4,6 +4,8 @@ import TermCore
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -14,7 +16,30 @@ import TermCore
 enum AttachCommand {
     static let usage = """
         termengine attach URL [--session ID | --new] [--cwd DIR] [--origin O] [--ca-file PEM] [--max-message BYTES]
-                                [--size COLSxROWS] [--send TEXT]... [--until REGEX] [--timeout S] [--dump]
+                          [--size COLSxROWS] [--send TEXT]... [--until REGEX] [--timeout S] [--dump]
+        """
+
+    static let details = """
+        Mirrors a session of the web-terminal server at URL (http://host:port or https://host:port)
+        in this terminal: Ctrl-\\ detaches, Ctrl-] then a, d or r answers a pending gate (approve,
+        approve with default, reject). With --send, --until or --dump, or when standard input is not
+        a terminal, runs a script instead: waits for the replay, sends each TEXT in order, waits
+        until a screen line matches REGEX (without --until: until the output has been quiet for
+        0.3 s), prints the screen as vtdump/1 JSON with --dump, and detaches.
+
+          --session ID         the session to attach to (a UUID v4)
+          --new                a new session (also what attach does without --session)
+          --cwd DIR            the new session's working directory (an absolute path)
+          --origin O           the Origin header (default: the URL's, scheme://host[:port], no default port)
+          --ca-file PEM        the CA certificates to trust for https
+          --max-message BYTES  the largest WebSocket message accepted, 1024…1073741824
+                               (default \(WireLimits.defaultMessageLimit))
+          --size COLSxROWS     the terminal's size, each 1…1000 (default 80x24; interactively,
+                               this terminal's size less the status row)
+          --send TEXT          input to send (repeatable); \\r \\n \\t \\e \\\\ \\xHH \\uXXXX are understood
+          --until REGEX        wait for a screen line that matches REGEX
+          --timeout S          seconds for the whole script (default 30, at most 86400)
+          --dump               print the final screen as vtdump/1 JSON
         """
     /// The detach key: Ctrl-\ (FS).
     static let detachKey: UInt8 = 0x1C

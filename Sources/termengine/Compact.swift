@@ -8,7 +8,20 @@ enum CompactCommand {
     /// `--verify` feeds the stream into a fresh terminal and checks that it
     /// rebuilds the same state and that compacting it again gives the same
     /// bytes.
-    static let usage = "termengine compact FILE --cols C --rows R [--scrollback N] [--verify] -o OUT"
+    static let usage = "termengine compact FILE|- [--cols C] [--rows R] [--scrollback N] [--verify] -o OUT|-"
+
+    static let details = """
+        Replays FILE (- for standard input) and writes to OUT (- for standard output) the shortest
+        stream found that rebuilds its final state in a fresh terminal of the same size; then
+        prints `bytes=N compact=M ratio=P%` on standard error.
+
+          --cols C, --rows R   the terminal's size, each 1…1000 (default 80×24)
+          --scrollback N       lines of scrollback, 0…\(Terminal.Limits.maxScrollback) (default \(Terminal.Limits.defaultScrollback))
+          --verify             feed OUT into a fresh terminal: it must rebuild the same state, and
+                               compacting it again must give the same bytes (else exit 2 with the
+                               differences)
+          -o OUT, --output OUT where to write the stream
+        """
 
     static func run(_ arguments: inout Arguments) throws {
         let columns = try arguments.integer("--cols", in: Terminal.Limits.dimensions, default: 80)

@@ -8,6 +8,19 @@ enum DumpCommand {
         [--resize COLSxROWS@OFFSET]... FILE|-
         """
 
+    static let details = """
+        Feeds FILE (- for standard input) into a terminal and prints its final state as vtdump/1
+        JSON: screen rows, scrollback (oldest first), cursor, pending wrap, alternate screen, title.
+
+          --cols C, --rows R   the terminal's size, each 1…1000 (default 80×24)
+          --scrollback N       lines of scrollback, 0…\(Terminal.Limits.maxScrollback) (default \(Terminal.Limits.defaultScrollback))
+          --attrs              add the runs of styled cells of each screen row
+          --onlcr              turn LF into CR LF first, as a PTY does
+          --replies            add the bytes the terminal wrote back (answers to DA, DSR, DECRQM…)
+          --resize COLSxROWS@OFFSET
+                               resize after OFFSET bytes of FILE, counted before --onlcr (repeatable)
+        """
+
     /// A `--resize COLSxROWS@OFFSET`: after OFFSET bytes of the file.
     struct Resize {
         let columns: Int

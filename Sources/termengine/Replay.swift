@@ -3,6 +3,8 @@ import TermCore
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -11,7 +13,17 @@ import TermCore
 /// throughput line. `--quiet` prints only that line, so that races between
 /// whole processes measure the engine rather than the printing.
 enum ReplayCommand {
-    static let usage = "termengine replay FILE [--cols C] [--rows R] [--scrollback N] [--quiet]"
+    static let usage = "termengine replay FILE|- [--cols C] [--rows R] [--scrollback N] [--quiet]"
+
+    static let details = """
+        Feeds FILE (- for standard input) into a terminal, then prints the final screen and
+        `bytes=N seconds=S mibps=X` (the time of the feed alone). A progress bar goes to standard
+        error when it is a terminal and the input is at least \(progressThreshold >> 20) MiB.
+
+          --cols C, --rows R   the terminal's size, each 1…1000 (default 80×24)
+          --scrollback N       lines of scrollback, 0…\(Terminal.Limits.maxScrollback) (default \(Terminal.Limits.defaultScrollback))
+          --quiet              print only the bytes= line, with no progress bar
+        """
 
     /// Inputs at least this long show a progress bar when stderr is a terminal.
     static let progressThreshold = 4 << 20

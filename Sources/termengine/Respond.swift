@@ -10,7 +10,16 @@ import TermCore
 /// big-endian length, then that many bytes; every input frame gets exactly
 /// one reply frame (length 0 when there is nothing to answer).
 enum RespondCommand {
-    static let usage = "termengine respond [--cols C] [--rows R]   (framed: 4-byte big-endian length + bytes)"
+    static let usage = "termengine respond [--cols C] [--rows R]"
+
+    static let details = """
+        A terminal that answers queries for another program. Standard input carries frames of the
+        program's output: a 4-byte big-endian length, then that many bytes (at most \(maxFrame >> 20) MiB).
+        Each frame gets one frame back on standard output, the same way: the terminal's answers
+        (DA, DSR/CPR, DECRQM, colour queries…), length 0 when there is nothing to answer.
+
+          --cols C, --rows R   the terminal's size, each 1…1000 (default 80×24)
+        """
 
     /// The largest input frame accepted; a larger length is a protocol error.
     static let maxFrame = 16 << 20

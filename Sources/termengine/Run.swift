@@ -5,6 +5,8 @@ import TermPTY
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -17,6 +19,19 @@ import TermPTY
 /// terminal sends is what the program asked for.
 enum RunCommand {
     static let usage = "termengine run [--size COLSxROWS] -- CMD [ARGS]..."
+
+    static let details = """
+        Runs CMD on a pseudo-terminal and draws its screen in this terminal through the engine,
+        from the top-left, with a status row below. Keys go to CMD raw; Ctrl-\\ detaches (CMD is
+        sent SIGHUP). Exits with CMD's status, or 128 + the signal that ended it. Needs a terminal
+        on standard input and output.
+
+          --size COLSxROWS     a fixed size for CMD, each 1…1000 (default: this terminal's size
+                               less the status row, following its resizes)
+
+        Everything after -- is CMD and its arguments, options included. The -- may be left out
+        when no argument starts with --; then a first -h or --help asks for this text.
+        """
 
     struct Options {
         /// A fixed size for the program; nil follows this terminal.
@@ -39,7 +54,9 @@ enum RunCommand {
         let split = arguments.firstIndex(of: "--")
         var flags = Arguments(split.map { arguments[..<$0] } ?? arguments[...])
         let sizeText = try flags.values("--size").last
-        let before = try flags.positionals()
+        // Without `--`, the command's own -h is the command's: only a
+        // leading one asks for run's usage.
+        let before = try flags.positionals(helpOnlyLeading: split == nil)
         let command = split.map { Array(arguments[($0 + 1)...]) } ?? before
         guard split == nil || before.isEmpty, let program = command.first else {
             throw Arguments.Failure(description: "run takes a command after --\nusage: \(usage)")

@@ -4,6 +4,8 @@ import TermCore
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -12,6 +14,18 @@ import TermCore
 /// `--thumbnails DIR` a PNG per session made from its preview.
 enum SessionsCommand {
     static let usage = "termengine sessions URL [--origin O] [--thumbnails DIR] [--timeout S]"
+
+    static let details = """
+        Lists the live sessions of the web-terminal server at URL (http://host:port or
+        https://host:port): id, status (! while a gate is pending), size, cost and context.
+
+          --origin O           the Origin header for requests that send one (the listing and the
+                               previews, GET requests, send none)
+          --thumbnails DIR     also write DIR/<id>.png from each session's preview (the first
+                               \(maxThumbnails) sessions)
+          --timeout S          seconds for the whole command, listing and thumbnails together
+                               (default \(Int(defaultTimeout)), at most 86400)
+        """
 
     /// The most thumbnails one run writes: 32. Each is a preview request (up
     /// to 15 s) and a render (up to ~70 MB and a second for the largest

@@ -5,7 +5,18 @@ import TermRender
 /// `termengine thumbnail`: a PNG of the screen after a replay, or of a
 /// server's session preview.
 enum ThumbnailCommand {
-    static let usage = "termengine thumbnail FILE [--cols C --rows R] [--preview] [--minimap] -o OUT.png"
+    static let usage = "termengine thumbnail FILE|- [--cols C] [--rows R] [--preview] [--minimap] -o OUT.png|-"
+
+    static let details = """
+        Draws the screen after replaying FILE (- for standard input) as a PNG in OUT.png (- for
+        standard output): 8×13 pixels a cell.
+
+          --cols C, --rows R   the terminal's size, each 1…1000 (default 80×24, or the preview's)
+          --preview            FILE is a server's session preview, JSON {id, cols, rows, data}
+          --minimap            2×4 pixels a cell
+          -o OUT.png, --output OUT.png
+                               where to write the PNG
+        """
 
     static func run(_ arguments: inout Arguments) throws {
         let columnValues = try arguments.values("--cols")

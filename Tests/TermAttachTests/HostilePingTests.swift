@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TermCore
 import TermRender
 import Testing
@@ -110,14 +109,14 @@ extension HostileTests {
 /// give `incoming`, then wait until the stream is shut down.
 final class FailingWriteStream: ByteStream {
     private let incoming: [UInt8]
-    private let delivered = Atomic<Bool>(false)
+    private let delivered = Locked(false)
     private let ended = DispatchSemaphore(value: 0)
 
     init(incoming: [UInt8]) { self.incoming = incoming }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?) throws(AttachError) -> Int
     {
-        if !delivered.exchange(true, ordering: .relaxed) {
+        if !delivered.testAndSet() {
             for (index, byte) in incoming.enumerated() { buffer[index] = byte }
             return incoming.count
         }

@@ -95,23 +95,25 @@ struct GridMemoryTests {
         }
     #endif
 
-    /// The VmFlags of the mapping in /proc/self/smaps that contains `address`.
-    private static func vmFlags(containing address: UInt) -> [Substring]? {
-        // Read to the end: /proc files report a size of 0.
-        guard let file = FileHandle(forReadingAtPath: "/proc/self/smaps"),
-            let smaps = String(data: file.readDataToEndOfFile(), encoding: .utf8)
-        else { return nil }
-        var inside = false
-        for line in smaps.split(separator: "\n") {
-            if let dash = line.firstIndex(of: "-"), let space = line.firstIndex(of: " "), dash < space,
-                let low = UInt(line[..<dash], radix: 16),
-                let high = UInt(line[line.index(after: dash)..<space], radix: 16)
-            {
-                inside = (low..<high).contains(address)
-            } else if inside && line.hasPrefix("VmFlags:") {
-                return line.dropFirst("VmFlags:".count).split(separator: " ")
+    #if os(Linux)
+        /// The VmFlags of the mapping in /proc/self/smaps that contains `address`.
+        private static func vmFlags(containing address: UInt) -> [Substring]? {
+            // Read to the end: /proc files report a size of 0.
+            guard let file = FileHandle(forReadingAtPath: "/proc/self/smaps"),
+                let smaps = String(data: file.readDataToEndOfFile(), encoding: .utf8)
+            else { return nil }
+            var inside = false
+            for line in smaps.split(separator: "\n") {
+                if let dash = line.firstIndex(of: "-"), let space = line.firstIndex(of: " "), dash < space,
+                    let low = UInt(line[..<dash], radix: 16),
+                    let high = UInt(line[line.index(after: dash)..<space], radix: 16)
+                {
+                    inside = (low..<high).contains(address)
+                } else if inside && line.hasPrefix("VmFlags:") {
+                    return line.dropFirst("VmFlags:".count).split(separator: " ")
+                }
             }
+            return nil
         }
-        return nil
-    }
+    #endif
 }

@@ -3,9 +3,11 @@
     import TermPTY
     import Testing
 
-    #if os(Linux)
+    #if canImport(Glibc)
         import Glibc
-    #else
+    #elseif canImport(Musl)
+        import Musl
+    #elseif canImport(Darwin)
         import Darwin
     #endif
 

@@ -36,9 +36,11 @@ struct RunCommandTests {
 
 #if os(Linux) || os(macOS)
     import TermPTY
-    #if os(Linux)
+    #if canImport(Glibc)
         import Glibc
-    #else
+    #elseif canImport(Musl)
+        import Musl
+    #elseif canImport(Darwin)
         import Darwin
     #endif
 

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -41,9 +43,10 @@ public enum ChildProcess {
             for fd in [outPipe[0], errPipe[0]] where fd >= 0 { close(fd) }
         }
 
-        #if canImport(Glibc)
+        // glibc's and musl's posix_spawn_file_actions_t is a struct, Apple's a pointer.
+        #if canImport(Glibc) || canImport(Musl)
             var actions = posix_spawn_file_actions_t()
-        #else
+        #elseif canImport(Darwin)
             var actions: posix_spawn_file_actions_t? = nil
         #endif
         posix_spawn_file_actions_init(&actions)
@@ -55,9 +58,9 @@ public enum ChildProcess {
 
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
-        #if canImport(Glibc)
+        #if canImport(Glibc) || canImport(Musl)
             let environment = environ
-        #else
+        #elseif canImport(Darwin)
             let environment = _NSGetEnviron().pointee  // Apple's headers do not declare `environ`
         #endif
         var pid: pid_t = 0

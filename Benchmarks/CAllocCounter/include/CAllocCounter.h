@@ -7,6 +7,10 @@
 // executable replaces glibc's malloc family with thin wrappers that bump
 // counters and forward to glibc's own implementation (__libc_malloc & co.),
 // so the heap itself, and mallinfo2(), are unchanged.
+//
+// glibc on Linux only. Elsewhere (Apple platforms, musl) the functions below
+// are stubs: no allocation is counted, termbench_alloc_counter_active()
+// returns 0 and termbench_heap_in_use() 0.
 
 #include <stddef.h>
 #include <stdint.h>

@@ -122,7 +122,9 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+// VmHWM from /proc/self/status (Linux's); 0, not measured, elsewhere.
 static long peak_rss_kib(void) {
+#if defined(__linux__)
     FILE *status = fopen("/proc/self/status", "r");
     if (!status) return 0;
     char line[256];
@@ -135,6 +137,9 @@ static long peak_rss_kib(void) {
     }
     fclose(status);
     return kib;
+#else
+    return 0;
+#endif
 }
 
 static void put_utf8(uint32_t c, FILE *out) {

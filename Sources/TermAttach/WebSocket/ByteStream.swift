@@ -1,8 +1,9 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -47,7 +48,7 @@ func waitReady(_ fd: Int32, events: Int16, deadline: ContinuousClock.Instant?) t
 /// A non-blocking TCP socket with deadlines on every wait.
 final class TCPSocket: ByteStream {
     let fd: Int32
-    private let isShutDown = Atomic<Bool>(false)
+    private let isShutDown = Locked(false)
 
     private init(fd: Int32) { self.fd = fd }
 
@@ -59,9 +60,10 @@ final class TCPSocket: ByteStream {
     {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
+        // glibc declares the socket types as an enum; musl and Apple as macros.
         #if canImport(Glibc)
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
+        #elseif canImport(Musl) || canImport(Darwin)
             hints.ai_socktype = SOCK_STREAM
         #endif
         var list: UnsafeMutablePointer<addrinfo>?
@@ -132,9 +134,10 @@ final class TCPSocket: ByteStream {
     func write(_ bytes: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant) throws(AttachError) {
         var offset = 0
         while offset < bytes.count {
-            #if canImport(Glibc)
+            // Linux has MSG_NOSIGNAL per send; Apple has SO_NOSIGPIPE on the socket (set at connect).
+            #if canImport(Glibc) || canImport(Musl)
                 let flags = Int32(MSG_NOSIGNAL)
-            #else
+            #elseif canImport(Darwin)
                 let flags: Int32 = 0
             #endif
             let count = send(fd, bytes.baseAddress! + offset, bytes.count - offset, flags)
@@ -155,10 +158,12 @@ final class TCPSocket: ByteStream {
     }
 
     func shutdown() {
-        guard !isShutDown.exchange(true, ordering: .relaxed) else { return }
+        guard !isShutDown.testAndSet() else { return }
         #if canImport(Glibc)
             _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
-        #else
+        #elseif canImport(Musl)
+            _ = Musl.shutdown(fd, SHUT_RDWR)
+        #elseif canImport(Darwin)
             _ = Darwin.shutdown(fd, SHUT_RDWR)
         #endif
     }
@@ -168,7 +173,11 @@ final class TCPSocket: ByteStream {
     private func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>!, _ length: socklen_t) -> Int32 {
         Glibc.connect(fd, address, length)
     }
-#else
+#elseif canImport(Musl)
+    private func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>!, _ length: socklen_t) -> Int32 {
+        Musl.connect(fd, address, length)
+    }
+#elseif canImport(Darwin)
     private func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>!, _ length: socklen_t) -> Int32 {
         Darwin.connect(fd, address, length)
     }

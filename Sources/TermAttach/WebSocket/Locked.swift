@@ -6,7 +6,9 @@ import Foundation
 /// thread) share state with tasks. `Synchronization.Mutex` would do, but on
 /// Linux it waits with raw futex calls that ThreadSanitizer cannot see, so
 /// every access under it is reported as a race; NSLock's pthread mutex is
-/// understood by the sanitizer.
+/// understood by the sanitizer. Mutex and Atomic also need macOS 15 / iOS 18
+/// (Synchronization's `@available`), above the package's floor of macOS 13 /
+/// iOS 16; NSLock is everywhere.
 final class Locked<State>: @unchecked Sendable {
     // Invariant behind @unchecked Sendable: `state` is only touched while
     // `lock` is held, inside `withLock`.
@@ -20,4 +22,17 @@ final class Locked<State>: @unchecked Sendable {
         defer { lock.unlock() }
         return try body(&state)
     }
+}
+
+extension Locked where State == Bool {
+    /// Sets the flag and returns whether it was already set: the one-shot
+    /// guard of a close or a shutdown.
+    func testAndSet() -> Bool {
+        withLock { flag in
+            defer { flag = true }
+            return flag
+        }
+    }
+
+    var isSet: Bool { withLock { $0 } }
 }

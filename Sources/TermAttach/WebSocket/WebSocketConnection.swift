@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// An open RFC 6455 client connection over a ``ByteStream``.
 ///
@@ -20,7 +19,7 @@ final class WebSocketConnection: MessageChannel {
     private let stream: any ByteStream
     private let queue: MessageQueue
     private let writer = DispatchQueue(label: "TermAttach.WebSocket.writer")
-    private let closing = Atomic<Bool>(false)
+    private let closing = Locked(false)
 
     /// What the reader and the writer did with pings (for tests and
     /// diagnostics).
@@ -149,7 +148,7 @@ final class WebSocketConnection: MessageChannel {
                 do throws(AttachError) {
                     count = try stream.read(into: buffer, deadline: nil)
                 } catch {
-                    let cause = endCause.withLock { $0 } ?? (closing.load(ordering: .relaxed) ? .closedLocally : error)
+                    let cause = endCause.withLock { $0 } ?? (closing.isSet ? .closedLocally : error)
                     endWith(cause)
                     queue.finish(.failure(cause))
                     stream.shutdown()
@@ -158,7 +157,7 @@ final class WebSocketConnection: MessageChannel {
                 if count == 0 {
                     let cause: AttachError =
                         endCause.withLock { $0 }
-                        ?? (closing.load(ordering: .relaxed)
+                        ?? (closing.isSet
                             ? .closedLocally : .connectionLost("the server ended the connection without a close frame"))
                     endWith(cause)
                     queue.finish(.failure(cause))
@@ -213,7 +212,7 @@ final class WebSocketConnection: MessageChannel {
             // §5.5.1: echo the close (unless this side began it), then end TCP.
             endWith(.closedByServer(code: code, reason: reason))
             queue.finish(.success(.closed(code: code, reason: reason)))
-            if !closing.exchange(true, ordering: .relaxed) {
+            if !closing.testAndSet() {
                 let frame = WebSocketFrameWriter.closeFrame(
                     code: code ?? WebSocketCloseCode.normal, reason: "", key: Self.maskKey())
                 writeThenShutdown(frame)
@@ -236,7 +235,7 @@ final class WebSocketConnection: MessageChannel {
             try stream.write(frame, deadline: deadline)
             return true
         } catch {
-            endWith(closing.load(ordering: .relaxed) ? .closedLocally : error)
+            endWith(closing.isSet ? .closedLocally : error)
             stream.shutdown()
             return false
         }
@@ -293,7 +292,7 @@ final class WebSocketConnection: MessageChannel {
 
     private func sendFrame(_ frame: [UInt8]) async throws(AttachError) {
         if let cause = endCause.withLock({ $0 }) { throw cause }
-        if closing.load(ordering: .relaxed) { throw AttachError.closedLocally }
+        if closing.isSet { throw AttachError.closedLocally }
         let result: Result<Void, AttachError> = await withCheckedContinuation { continuation in
             writer.async { [self] in
                 let deadline = ContinuousClock.now.advanced(by: Self.writeTimeout)
@@ -307,7 +306,7 @@ final class WebSocketConnection: MessageChannel {
                     // cannot be taken back): the reader then drains and stops.
                     let cause =
                         self.endCause.withLock { $0 }
-                        ?? (self.closing.load(ordering: .relaxed) ? .closedLocally : error)
+                        ?? (self.closing.isSet ? .closedLocally : error)
                     self.endWith(cause)
                     self.stream.shutdown()
                     continuation.resume(returning: .failure(cause))
@@ -329,7 +328,7 @@ final class WebSocketConnection: MessageChannel {
     }
 
     func close(code: UInt16, reason: String) async {
-        guard !closing.exchange(true, ordering: .relaxed) else { return }
+        guard !closing.testAndSet() else { return }
         let frame = WebSocketFrameWriter.closeFrame(code: code, reason: reason, key: Self.maskKey())
         // Bounded by closeTimeout even when the writer is stuck: blocking a
         // thread of its own, not one of the cooperative pool.

@@ -1,5 +1,4 @@
-import Synchronization
-import TermAttach
+@testable import TermAttach
 
 /// An in-memory channel: the test plays the server.
 final class FakeChannel: MessageChannel {
@@ -7,7 +6,7 @@ final class FakeChannel: MessageChannel {
     private let incomingSink: AsyncStream<Result<ChannelMessage, AttachError>>.Continuation
     let sent: AsyncStream<ClientFrame>
     private let sentSink: AsyncStream<ClientFrame>.Continuation
-    private let state = Mutex((closed: false, pings: 0, closeCode: UInt16?.none))
+    private let state = Locked((closed: false, pings: 0, closeCode: UInt16?.none))
 
     init() {
         (incoming, incomingSink) = AsyncStream.makeStream()
@@ -60,10 +59,10 @@ final class FakeTransport: AttachTransport {
         case fail(AttachError)
     }
 
-    private let steps: Mutex<[Step]>
-    private let connectCount = Mutex(0)
+    private let steps: Locked<[Step]>
+    private let connectCount = Locked(0)
 
-    init(_ steps: [Step]) { self.steps = Mutex(steps) }
+    init(_ steps: [Step]) { self.steps = Locked(steps) }
 
     var connects: Int { connectCount.withLock { $0 } }
 

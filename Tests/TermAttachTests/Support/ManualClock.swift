@@ -1,4 +1,4 @@
-import Synchronization
+@testable import TermAttach
 
 /// A clock that moves only when a test advances it: timers are tested
 /// without any real waiting.
@@ -23,7 +23,7 @@ final class ManualClock: Clock, Sendable {
         var nextID = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var now: Instant { state.withLock { $0.now } }
     var minimumResolution: Duration { .zero }

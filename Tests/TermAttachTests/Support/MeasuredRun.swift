@@ -105,14 +105,13 @@ struct MeasuredRun: Sendable {
                 errors: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
         }
 
+        /// VmHWM of a running process in bytes (0 once it has exited).
+        static func highWaterMark(_ pid: pid_t) -> Int {
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+            else { return 0 }
+            let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first
+            return (kilobytes.flatMap { Int($0) } ?? 0) * 1024
+        }
     #endif
-
-    /// VmHWM of a running process in bytes (0 once it has exited).
-    static func highWaterMark(_ pid: pid_t) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-        else { return 0 }
-        let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first
-        return (kilobytes.flatMap { Int($0) } ?? 0) * 1024
-    }
 }

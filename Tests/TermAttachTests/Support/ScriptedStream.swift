@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 @testable import TermAttach
 
@@ -17,8 +16,8 @@ final class ScriptedStream: ByteStream {
     private let pause: Duration
     private let endAfter: Duration
     private let started = ContinuousClock.now
-    private let offset = Mutex<Int>(0)
-    private let served = Atomic<Int>(0)
+    private let offset = Locked<Int>(0)
+    private let served = Locked<Int>(0)
 
     /// `head` first, then `pattern` over and over; each read waits `pause`
     /// and returns at most `readSize` bytes; after `endAfter` the stream ends.
@@ -30,7 +29,7 @@ final class ScriptedStream: ByteStream {
     }
 
     /// Bytes handed to the client so far.
-    var bytesServed: Int { served.load(ordering: .relaxed) }
+    var bytesServed: Int { served.withLock { $0 } }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, deadline: ContinuousClock.Instant?) throws(AttachError) -> Int
     {
@@ -53,7 +52,7 @@ final class ScriptedStream: ByteStream {
             }
             return written
         }
-        served.add(count, ordering: .relaxed)
+        served.withLock { $0 += count }
         return count
     }
 

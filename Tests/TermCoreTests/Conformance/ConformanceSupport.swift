@@ -1,24 +1,63 @@
 import Foundation
 import TermCore
+import Testing
 
 /// Where the shared conformance material lives: `../shared/conformance`
-/// beside the project root (present on every developer machine and in CI).
+/// beside the project root (present on every developer machine and in CI),
+/// or `$TERMENGINE_SHARED_DIR/conformance` when that variable is set.
+///
+/// A test whose material is missing is reported as skipped by the test
+/// runner, never as passed (``available(_:)``, a condition trait), and fails
+/// under `CI=true`, where the material is always present: it then runs, and
+/// ``folder(_:)`` records what is missing and where it was looked for.
 enum SharedConformance {
     static let projectRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    static let directory = projectRoot.deletingLastPathComponent().appendingPathComponent("shared/conformance")
-
-    /// The folder, or nil (with a message on stderr) when it is absent.
-    static func folder(_ name: String) -> URL? {
-        let url = directory.appendingPathComponent(name)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            FileHandle.standardError.write(
-                Data("SKIPPED: conformance material not found at \(url.path)\n".utf8))
-            return nil
+    /// The shared folder: `TERMENGINE_SHARED_DIR`, or `../shared`.
+    static let sharedDirectory: URL = {
+        if let path = ProcessInfo.processInfo.environment["TERMENGINE_SHARED_DIR"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
         }
-        return url
+        return projectRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    }()
+
+    static let directory = sharedDirectory.appendingPathComponent("conformance")
+
+    /// `CI=true`: missing material is a failure, not a skip.
+    static let isRequired = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    static func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
+
+    static func isPresent(_ name: String) -> Bool { FileManager.default.fileExists(atPath: url(name).path) }
+
+    /// Runs the test when `name` is present; skips it (the runner says so,
+    /// with the path) when it is not, except under `CI=true`, where the test
+    /// runs and fails in ``folder(_:)``.
+    static func available(_ name: String) -> ConditionTrait {
+        .enabled(
+            if: isPresent(name) || isRequired,
+            Comment(rawValue: "conformance material not found at \(url(name).path) (under CI=true this fails)"))
+    }
+
+    struct Missing: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The folder `name`; when it is absent (only reached under `CI=true`,
+    /// see ``available(_:)``), a failure that says what is missing and where.
+    static func folder(_ name: String) throws -> URL {
+        let folder = url(name)
+        guard FileManager.default.fileExists(atPath: folder.path) else {
+            let origin =
+                ProcessInfo.processInfo.environment["TERMENGINE_SHARED_DIR"].map { "TERMENGINE_SHARED_DIR=\($0)" }
+                ?? "../shared beside \(projectRoot.path)"
+            throw Missing(
+                description: "conformance material '\(name)' is missing: looked for \(folder.path) (from \(origin)); "
+                    + "CI=true requires it")
+        }
+        return folder
     }
 
     /// Known deviations: `key<TAB>reason` per line, `#` comments.

@@ -69,8 +69,9 @@ struct LibvtermConformanceTests {
         }
     }
 
-    @Test func assertionsMatch() throws {
-        guard let outcome = try runSet(Self.files, checkReplies: false) else { return }
+    @Test(SharedConformance.available("libvterm/json"))
+    func assertionsMatch() throws {
+        let outcome = try runSet(Self.files, checkReplies: false)
         let rate = report(outcome, label: "libvterm harness")
         #expect(rate >= 95)
     }
@@ -81,10 +82,11 @@ struct LibvtermConformanceTests {
     /// on another having run). It is printed, not asserted: every check it
     /// misses is a listed deviation where xterm's behaviour wins, and an
     /// unlisted failure already fails this test or `outputsMatch`.
-    @Test func xtermBehaviourAssertionsAndRepliesMatch() throws {
-        guard let outcome = try runSet(Self.xtermFiles, checkReplies: true) else { return }
+    @Test(SharedConformance.available("libvterm/json"))
+    func xtermBehaviourAssertionsAndRepliesMatch() throws {
+        let outcome = try runSet(Self.xtermFiles, checkReplies: true)
         report(outcome, label: "libvterm harness (xterm behaviour: replies, resize, reflow, protection, double width)")
-        guard let input = try LibvtermInputTests().replay() else { return }
+        let input = try LibvtermInputTests().replay()
         let ownPart = outcome.barCount
         let inputPart = Count(passed: input.matched, total: input.total)
         let bar = ownPart + inputPart
@@ -94,9 +96,9 @@ struct LibvtermConformanceTests {
                 + "\(ownPart.passed) of \(ownPart.total); outputs of 17, 25: \(inputPart.passed) of \(inputPart.total)")
     }
 
-    /// Replays the files; nil when the conformance material is absent.
-    func runSet(_ files: [String], checkReplies: Bool) throws -> Outcome? {
-        guard let folder = SharedConformance.folder("libvterm/json") else { return nil }
+    /// Replays the files; throws when the conformance material is absent.
+    func runSet(_ files: [String], checkReplies: Bool) throws -> Outcome {
+        let folder = try SharedConformance.folder("libvterm/json")
         let deviations = SharedConformance.deviations("libvterm-deviations.tsv")
         var outcome = Outcome()
         for name in files {

@@ -27,8 +27,9 @@ struct LibvtermInputTests {
         var deviationsHit: [String] = []
     }
 
-    @Test func outputsMatch() throws {
-        guard let outcome = try replay() else { return }
+    @Test(SharedConformance.available("libvterm/json"))
+    func outputsMatch() throws {
+        let outcome = try replay()
         let rate = Double(outcome.matched) / Double(max(outcome.total, 1)) * 100
         print(
             "libvterm input harness: \(outcome.matched) of \(outcome.total) outputs matched "
@@ -41,9 +42,9 @@ struct LibvtermInputTests {
     }
 
     /// Replays both files (also used for the issue #3 bar in
-    /// ``LibvtermConformanceTests``); nil when the material is absent.
-    func replay() throws -> Outcome? {
-        guard let folder = SharedConformance.folder("libvterm/json") else { return nil }
+    /// ``LibvtermConformanceTests``); throws when the material is absent.
+    func replay() throws -> Outcome {
+        let folder = try SharedConformance.folder("libvterm/json")
         let deviations = SharedConformance.deviations("libvterm-input-deviations.tsv")
         var outcome = Outcome()
         for name in Self.files {
