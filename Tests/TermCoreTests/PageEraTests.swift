@@ -126,6 +126,31 @@ struct PageEraTests {
         }
     }
 
+    @Test("A reset empties an era's tables in place: the eras after it fill the same arrays")
+    func resetsKeepTheArrays() {
+        // One style a line through 1,000 lines of scrollback (two pages of
+        // 512 slots): after the first passes every era holds 512 styles, so
+        // the arrays have the size they need, and later resets must reuse
+        // them (fresh tables made each era allocate as they grew again).
+        let terminal = Terminal(columns: 80, rows: 24, scrollback: 1_000)
+        func feed(_ lines: Range<Int>) {
+            var input: [UInt8] = []
+            for line in lines { input += Array((Self.truecolor(line) + "line \(line)\r\n").utf8) }
+            terminal.feed(input)
+        }
+        func storage() -> [UnsafeRawPointer?] {
+            terminal.state.primary.pages.map { tables in
+                tables.styles.styles.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            }
+        }
+        feed(0..<4_000)
+        let before = storage()
+        let resets = terminal.counters.tableResets
+        feed(4_000..<8_000)
+        #expect(terminal.counters.tableResets >= resets + 6)
+        #expect(storage() == before)
+    }
+
     @Test("A snapshot taken before a page's era is reset keeps its rows' styles")
     func snapshotOutlivesAReset() {
         let terminal = Terminal(columns: 80, rows: 24, scrollback: 1_000)

@@ -13,6 +13,13 @@ struct ClusterTable {
     private var slots: [UInt32] = []
 
     var count: Int { clusters.count }
+
+    /// Empties the table, keeping the arrays' capacity (an era's reset).
+    /// Releases each cluster's scalars; zeroes the index.
+    mutating func removeAll() {
+        clusters.removeAll(keepingCapacity: true)
+        slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+    }
     /// A page keeps ``Limits/clustersPerPage`` clusters at most, each of at
     /// most ``Limits/clusterScalars`` scalars, then compacts its table.
     var isFull: Bool { clusters.count >= Limits.clustersPerPage }

@@ -57,6 +57,15 @@ struct HyperlinkTable {
 
     var count: Int { entries.count }
 
+    /// Empties the table, keeping the arrays' capacity (an era's reset: the
+    /// next era fills them again without allocating). Zeroes the index.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
+        entries.append(Entry(start: 0, count: 0, hash: 0))
+        slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+    }
+
     /// The link `id` names; nil for 0.
     subscript(id: UInt16) -> Hyperlink? {
         guard id != 0 else { return nil }

@@ -233,6 +233,16 @@ struct StyleTable {
 
     init() { insertIntoIndex(id: 0) }
 
+    /// Empties the table but for the default style, keeping the arrays'
+    /// capacity (an era's reset: the next era fills them again without
+    /// allocating). Visits no cell; zeroes the index.
+    mutating func removeAll() {
+        styles.removeAll(keepingCapacity: true)
+        styles.append(Style())
+        slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        insertIntoIndex(id: 0)
+    }
+
     var count: Int { styles.count }
     /// Ids are 16 bits: a table holds ``Limits/stylesPerPage`` styles at
     /// most, then its page compacts it (`Grid.compactStyles(page:)`).
