@@ -29,19 +29,17 @@ public enum ANSIRenderer {
     }
 
     /// The shortest SGR sequence (`CSI … m`) that turns the rendition
-    /// `old` into `new`, or "" when they are equal: every attribute,
-    /// underline style (`4:n`) and colour (`58`) the engine keeps, in the
-    /// forms xterm's ctlseqs gives. The one SGR writer of the package: the
-    /// renderer and the replay compactor write through it too.
+    /// `old` into `new`, or "" when they are equal: TermCore's
+    /// `SGRWriter.sequence(from:to:)`, the one SGR writer of the package,
+    /// kept here for callers of TermRender.
     public static func sgr(from old: Style, to new: Style) -> String {
-        SGR.transition(from: old, to: new).map { "\u{1B}[" + $0 } ?? ""
+        SGRWriter.sequence(from: old, to: new)
     }
 
-    /// The SGR sequence that sets `style` whatever was set before: a reset
-    /// (`0`) and its attributes in one `CSI 0;… m`.
-    public static func sgr(_ style: Style) -> String {
-        "\u{1B}[" + (["0"] + SGR.absolute(style)).joined(separator: ";") + "m"
-    }
+    /// The SGR sequence that sets `style` whatever was set before, a reset
+    /// (`0`) and its attributes in one `CSI 0;… m`: TermCore's
+    /// `SGRWriter.sequence(setting:)`, kept here for callers of TermRender.
+    public static func sgr(_ style: Style) -> String { SGRWriter.sequence(setting: style) }
 
     /// The OSC 8 sequence that makes `link` the current hyperlink, or ends
     /// the current one for nil. A link whose URI or id holds a control

@@ -352,7 +352,7 @@ final class StateEncoder {
     // MARK: Pen
 
     func setPen(_ style: Style) {
-        if let body = SGR.transition(from: pen, to: style) {
+        if let body = SGRWriter.transitionBody(from: pen, to: style) {
             out.csi(body)
             pen = style
         }

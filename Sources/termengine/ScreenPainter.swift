@@ -148,9 +148,9 @@ struct ScreenPainter {
         return out
     }
 
-    /// The SGR sequence that sets `style` from a reset (TermRender's one SGR
+    /// The SGR sequence that sets `style` from a reset (TermCore's one SGR
     /// writer: underline styles and colours included).
-    static func sgr(_ style: Style) -> String { ANSIRenderer.sgr(style) }
+    static func sgr(_ style: Style) -> String { SGRWriter.sequence(setting: style) }
 
     /// The OSC 8 that moves from the link `current` to `next` ("" when they
     /// are the same), which becomes current.

@@ -179,7 +179,9 @@ extension TerminalState {
         let request = String(decoding: name, as: UTF8.self)
         let answer: String?
         switch request {
-        case "m": answer = sgrDescription(pen) + "m"
+        // A reset, then the pen with colours as T.416 sub-parameters
+        // (`0;1;38:2::r:g:b`), each attribute one parameter of the reply.
+        case "m": answer = SGRWriter.parametersAfterReset(for: pen, extendedColors: .colons) + "m"
         case "r": answer = "\(scrollTop + 1);\(scrollBottom + 1)r"
         case "s": answer = "\(marginLeft + 1);\(marginRight + 1)s"
         case " q": answer = "\(cursorStyleNumber) q"
@@ -206,40 +208,6 @@ extension TerminalState {
         case .bar: base = 5
         }
         return modes.cursorBlink ? base : base + 1
-    }
-
-    /// The SGR parameters that recreate `style` after a reset (`0;1;38:2::r:g:b`…).
-    func sgrDescription(_ style: Style) -> String {
-        var parts = ["0"]
-        if style.flags.contains(.bold) { parts.append("1") }
-        if style.flags.contains(.dim) { parts.append("2") }
-        if style.flags.contains(.italic) { parts.append("3") }
-        switch style.underline {
-        case .none: break
-        case .single: parts.append("4")
-        case .double: parts.append("21")
-        case .curly: parts.append("4:3")
-        case .dotted: parts.append("4:4")
-        case .dashed: parts.append("4:5")
-        }
-        if style.flags.contains(.blink) { parts.append("5") }
-        if style.flags.contains(.inverse) { parts.append("7") }
-        if style.flags.contains(.hidden) { parts.append("8") }
-        if style.flags.contains(.strikethrough) { parts.append("9") }
-        if style.flags.contains(.overline) { parts.append("53") }
-        func color(_ color: TerminalColor, base: Int, brightBase: Int, extended: Int) -> String? {
-            switch color.kind {
-            case .default: return nil
-            case .indexed(let index) where index < 8 && base >= 0: return String(base + Int(index))
-            case .indexed(let index) where index < 16 && brightBase >= 0: return String(brightBase + Int(index) - 8)
-            case .indexed(let index): return "\(extended):5:\(index)"
-            case .rgb(let red, let green, let blue): return "\(extended):2::\(red):\(green):\(blue)"
-            }
-        }
-        if let fg = color(style.foreground, base: 30, brightBase: 90, extended: 38) { parts.append(fg) }
-        if let bg = color(style.background, base: 40, brightBase: 100, extended: 48) { parts.append(bg) }
-        if let ul = color(style.underlineColor, base: -1, brightBase: -1, extended: 58) { parts.append(ul) }
-        return parts.joined(separator: ";")
     }
 
     // MARK: XTVERSION and XTWINOPS
