@@ -2,8 +2,9 @@ import TermCore
 import TermRender
 import Testing
 
-/// TermRender's public SGR and OSC 8 writers, which `termengine run` and
-/// `attach` paint with. Expected bytes are xterm's ctlseqs forms.
+/// TermRender's public SGR forwarders (to TermCore's `SGRWriter`) and OSC 8
+/// writer, kept for callers of TermRender. Expected bytes are xterm's
+/// ctlseqs forms.
 @Suite("SGR and OSC 8 writers")
 struct SGRWriterTests {
     @Test func everyRenditionFromAReset() {
