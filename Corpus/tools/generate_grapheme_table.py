@@ -25,6 +25,8 @@ import ctypes
 import ctypes.util
 from pathlib import Path
 
+from two_stage_table import stage2_literal
+
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "Sources/TermCore/Text/GraphemeBreakTable.swift"
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -110,12 +112,7 @@ def main() -> None:
         f"    /// Stage 2: {len(stage2)} distinct blocks of 256 classes (one base-36 digit each: 0-9, a-k).",
         "    static let stage2Digits: StaticString =",
     ]
-    # A multi-line literal; a backslash at each line's end joins the lines.
-    chunk = 2048
-    lines.append('        """')
-    pieces = ["        " + stage2_digits[i:i + chunk] for i in range(0, len(stage2_digits), chunk)]
-    lines += [piece + "\\" for piece in pieces[:-1]] + pieces[-1:]
-    lines.append('        """')
+    lines += stage2_literal(stage2_digits)
     lines.append("}")
     OUTPUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {OUTPUT.relative_to(ROOT)}: {len(stage1)} stage-1 entries, {len(stage2)} stage-2 blocks, utf8proc {version}")
