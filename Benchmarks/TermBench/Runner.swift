@@ -106,6 +106,10 @@ struct FileResult {
     var bytes: Int
     var measurements: [Measurement]
     var race: [RaceEntry]
+    /// Each round's rates, engine by engine (the order of `measurements`),
+    /// 0 for a round that failed or was not run: what paired ratios are
+    /// taken from (`Report.baseRatio`).
+    var roundRates: [[Double]] = []
 }
 
 /// `termbench run`: every corpus file, every size, every engine.
@@ -330,12 +334,17 @@ struct Runner {
                 // slow spell then costs every engine a round, not one engine
                 // all of its runs (one process per engine per file swung a
                 // single engine's median by ±40%).
+                // Every other round runs the engines in the opposite order,
+                // so that running first or second (a warm page cache, a
+                // clock still rising) favours none of them.
                 var rounds = [[Measurement]](repeating: [], count: usable.count)
-                for _ in 0..<runs {
+                for round in 0..<runs {
+                    let order = round % 2 == 0 ? Array(usable.indices) : usable.indices.reversed()
                     // An engine that ran past the timeout on this file is
                     // not run on it again: its later rounds would only take
                     // as long (the current engine on truecolor_dense).
-                    for (index, engine) in usable.enumerated() where !rounds[index].contains(where: \.timedOut) {
+                    for index in order where !rounds[index].contains(where: \.timedOut) {
+                        let engine = usable[index]
                         let measurement = measure(engine, file: path, size: size)
                         if measurement.timedOut {
                             log("termbench: \(engine.name) timed out on \(name) \(size); not run on it again")
@@ -363,7 +372,14 @@ struct Runner {
                         }
                     }
                 }
-                let result = FileResult(corpus: name, size: size, bytes: bytes, measurements: measurements, race: race)
+                let roundRates = rounds.map { engineRounds in
+                    (0..<runs).map { round in
+                        round < engineRounds.count && engineRounds[round].error == nil ? engineRounds[round].mibps : 0
+                    }
+                }
+                let result = FileResult(
+                    corpus: name, size: size, bytes: bytes, measurements: measurements, race: race,
+                    roundRates: roundRates)
                 log(progressLine(result))
                 results.append(result)
             }
