@@ -96,6 +96,16 @@ struct OSCTests {
         #expect(marks == expected)
     }
 
+    /// ST (`ESC \`, ECMA-48 §8.3.143) ends the string before it; it is not
+    /// an unknown escape sequence of its own.
+    @Test("ST after an OSC, and ST alone, count as no unknown sequence")
+    func stringTerminatorIsKnown() {
+        let t = terminal(10, 1, "\(ESC)]2;title\(ESC)\\x\(ESC)\\")
+        #expect(t.title == "title")
+        #expect(t.screenLine(0) == "x")
+        #expect(t.counters.unknownSequences == 0)
+    }
+
     @Test func unknownOSCIsIgnored() {
         let t = terminal(10, 1, "\(ESC)]1337;File=whatever\u{07}x")
         #expect(t.screenLine(0) == "x")

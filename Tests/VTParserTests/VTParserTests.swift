@@ -327,6 +327,40 @@ struct UTF8ErrorTests {
         }
     }
 
+    /// The OSC fast path (a whole string in one buffer, straight from it)
+    /// gives the actions the chart gives a byte a feed, where it never
+    /// applies: strings ended by BEL and by ST, empty ones, ones with C0, C1,
+    /// DEL and UTF-8 inside, ones that CAN aborts or an ESC other than ST
+    /// ends, and ones still open at the buffer's end.
+    @Test("Whole OSC strings in one buffer give the actions a byte a feed gives")
+    func oscFastPathAgreesWithTheChart() {
+        let esc: UInt8 = 0x1B
+        let pieces: [[UInt8]] = [
+            [esc] + Array("]8;id=1;file://h/a.c".utf8) + [esc, 0x5C],
+            Array("a.c ".utf8),
+            [esc] + Array("]8;;".utf8) + [esc, 0x5C],
+            [esc] + Array("]0;tïtle".utf8) + [0x07],
+            [esc] + Array("]2;a".utf8) + [0x0A] + Array("b".utf8) + [0x07],
+            [esc] + Array("]2;x".utf8) + [0x18] + Array("y".utf8),
+            [esc] + Array("]2;x".utf8) + [esc] + Array("[1m".utf8),
+            [esc] + Array("]133;A".utf8) + [0x9C, 0x7F] + [0x07],
+            [esc] + Array("]".utf8) + [esc, 0x5C],
+            [esc] + Array("]7;file://h/a/very/long/path/indeed".utf8),
+            [esc], [0x5C], [0x07], [0x0D, 0x0A],
+        ]
+        var random = SplitMix64(seed: 0x05C8)
+        for _ in 0..<500 {
+            var input: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...12, using: &random) {
+                input += pieces[Int.random(in: 0..<pieces.count, using: &random)]
+            }
+            #expect(parse(input) == parse(input, chunk: 1), "\(input)")
+        }
+        // What the chart gives, spelled out for the two terminators.
+        #expect(
+            parse("\u{1B}]8;;u\u{1B}\\x\u{1B}]0;t\u{07}y") == ["osc 8;;u", "esc \\", "print x", "osc 0;t", "print y"])
+    }
+
     @Test func invalidSequencesAreCounted() {
         var parser = VTParser()
         var recorder = Recorder()

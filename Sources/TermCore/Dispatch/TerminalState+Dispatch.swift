@@ -82,6 +82,7 @@ extension TerminalState: VTHandler {
             case UInt8(ascii: ">"): modes.applicationKeypad = false  // DECKPNM
             case UInt8(ascii: "n"): charsets.gl = 2  // LS2
             case UInt8(ascii: "o"): charsets.gl = 3  // LS3
+            case UInt8(ascii: "\\"): break  // ST (ECMA-48 §8.3.143): the string it ends is dispatched already
             default: counters.unknownSequences += 1
             }
             return
