@@ -87,18 +87,15 @@ public enum PNGWriter {
     ///     1 is several times faster for a few per cent more bytes.
     public static func encode(_ raster: Raster, level: Int32 = 6) -> [UInt8] {
         // Bit depth 8, colour type 6 (RGBA).
-        let data = filtered(rows: raster.height, stride: raster.width * 4, bytesPerPixel: 4, filter: .sub) {
-            row, out in
-            raster.pixels.withUnsafeBufferPointer { pixels in
-                let start = row * raster.width * 4
-                _ = out.initialize(from: pixels[start..<(start + raster.width * 4)])
-            }
+        let stride = raster.width * 4
+        let data = raster.pixels.withUnsafeBufferPointer { pixels in
+            filtered(rows: raster.height, stride: stride, bytesPerPixel: 4, filter: .sub) { pixels.baseAddress! + $0 * stride }
         }
         return assemble(width: raster.width, height: raster.height, colorType: 6, palette: nil, data: data, level: level)
     }
 
-    /// The PNG of a picture of palette indices, a byte a pixel (colour type
-    /// 3, bit depth 8).
+    /// The PNG of a picture of palette indices (colour type 3), with 1, 2, 4
+    /// or 8 bits a pixel: the fewest that hold `palette.count` indices.
     /// - Parameters:
     ///   - width: pixels across; `indices.count` is `width * height`.
     ///   - height: pixels down.
@@ -117,13 +114,13 @@ public enum PNGWriter {
         strategy: Int32 = Z_DEFAULT_STRATEGY
     ) -> [UInt8] {
         precondition(indices.count == width * height && (1...256).contains(palette.count))
-        let data = indices.withUnsafeBufferPointer { pixels in
-            filtered(rows: height, stride: width, bytesPerPixel: 1, filter: filter) { row, out in
-                _ = out.initialize(from: pixels[(row * width)..<((row + 1) * width)])
-            }
+        let data = packed(indices, width: width, height: height, bits: bitDepth(colors: palette.count)) {
+            stride, rows in
+            filtered(rows: height, stride: stride, bytesPerPixel: 1, filter: filter) { rows + $0 * stride }
         }
         return assemble(
-            width: width, height: height, colorType: 3, palette: palette, data: data, level: level, strategy: strategy)
+            width: width, height: height, colorType: 3, bitDepth: UInt8(bitDepth(colors: palette.count)),
+            palette: palette, data: data, level: level, strategy: strategy)
     }
 
     /// The PNG of a picture of `0xRRGGBB` pixels (colour type 2, bit depth 8).
@@ -135,30 +132,63 @@ public enum PNGWriter {
     /// - Complexity: O(pixels).
     public static func encodeRGB(width: Int, height: Int, pixels: [UInt32], level: Int32 = defaultLevel) -> [UInt8] {
         precondition(pixels.count == width * height)
-        let data = pixels.withUnsafeBufferPointer { pixels in
-            filtered(rows: height, stride: width * 3, bytesPerPixel: 3, filter: .up) { row, out in
-                for column in 0..<width {
-                    let pixel = pixels[row * width + column]
-                    out[column * 3] = UInt8(truncatingIfNeeded: pixel >> 16)
-                    out[column * 3 + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
-                    out[column * 3 + 2] = UInt8(truncatingIfNeeded: pixel)
-                }
-            }
+        var bytes = [UInt8](repeating: 0, count: pixels.count * 3)
+        for (index, pixel) in pixels.enumerated() {
+            bytes[index * 3] = UInt8(truncatingIfNeeded: pixel >> 16)
+            bytes[index * 3 + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
+            bytes[index * 3 + 2] = UInt8(truncatingIfNeeded: pixel)
+        }
+        let data = bytes.withUnsafeBufferPointer { bytes in
+            filtered(rows: height, stride: width * 3, bytesPerPixel: 3, filter: .up) { bytes.baseAddress! + $0 * width * 3 }
         }
         return assemble(width: width, height: height, colorType: 2, palette: nil, data: data, level: level)
     }
 
+    /// The fewest bits an index of `colors` colours needs, of the depths PNG
+    /// allows for colour type 3 (1, 2, 4, 8): a screen of 16 colours or
+    /// fewer (most) gives zlib half the bytes to deflate.
+    static func bitDepth(colors: Int) -> Int {
+        colors <= 2 ? 1 : colors <= 4 ? 2 : colors <= 16 ? 4 : 8
+    }
+
+    /// `indices` with `bits` bits a pixel, leftmost pixel in the high bits
+    /// and each row padded to a whole byte (PNG specification §7.2), handed
+    /// to `body` as the row length in bytes and the first row.
+    static func packed<Result>(
+        _ indices: [UInt8], width: Int, height: Int, bits: Int, _ body: (Int, UnsafePointer<UInt8>) -> Result
+    ) -> Result {
+        if bits == 8 {
+            return indices.withUnsafeBufferPointer { body(width, $0.baseAddress!) }
+        }
+        let perByte = 8 / bits
+        let stride = (width + perByte - 1) / perByte
+        var rows = [UInt8](repeating: 0, count: stride * height)
+        indices.withUnsafeBufferPointer { source in
+            rows.withUnsafeMutableBufferPointer { out in
+                for row in 0..<height {
+                    let from = row * width
+                    let to = row * stride
+                    for column in 0..<width {
+                        let shift = 8 - bits * (column % perByte + 1)
+                        out[to + column / perByte] |= source[from + column] << UInt8(shift)
+                    }
+                }
+            }
+        }
+        return rows.withUnsafeBufferPointer { body(stride, $0.baseAddress!) }
+    }
+
     static func assemble(
-        width: Int, height: Int, colorType: UInt8, palette: [RGB]?, data: [UInt8], level: Int32,
-        strategy: Int32 = Z_DEFAULT_STRATEGY
+        width: Int, height: Int, colorType: UInt8, bitDepth: UInt8 = 8, palette: [RGB]?, data: [UInt8],
+        level: Int32, strategy: Int32 = Z_DEFAULT_STRATEGY
     ) -> [UInt8] {
         var png = signature
         png.reserveCapacity(data.count / 8 + 1024)
         var header: [UInt8] = []
         appendBigEndian(UInt32(width), to: &header)
         appendBigEndian(UInt32(height), to: &header)
-        // Bit depth 8, the colour type, deflate, adaptive filtering, no interlace.
-        header += [8, colorType, 0, 0, 0]
+        // The bit depth, the colour type, deflate, adaptive filtering, no interlace.
+        header += [bitDepth, colorType, 0, 0, 0]
         appendChunk("IHDR", header, to: &png)
         if let palette {
             appendChunk("PLTE", palette.flatMap { [$0.red, $0.green, $0.blue] }, to: &png)
@@ -168,40 +198,36 @@ public enum PNGWriter {
         return png
     }
 
-    /// Each row with its filter byte in front: `fill` writes row `row`'s
-    /// `stride` bytes, then `filter` is applied against the row before.
+    /// Each row with its filter byte in front: `source(row)` points at row
+    /// `row`'s `stride` bytes, and `filter` is applied against the row before.
     static func filtered(
         rows: Int, stride: Int, bytesPerPixel: Int, filter: Filter,
-        fill: (Int, UnsafeMutableBufferPointer<UInt8>) -> Void
+        source: (Int) -> UnsafePointer<UInt8>
     ) -> [UInt8] {
         var data = [UInt8](repeating: 0, count: (stride + 1) * rows)
-        var previous = [UInt8](repeating: 0, count: stride)
-        var current = [UInt8](repeating: 0, count: stride)
-        data.withUnsafeMutableBufferPointer { out in
-            previous.withUnsafeMutableBufferPointer { above in
-                current.withUnsafeMutableBufferPointer { line in
-                    var above = above
-                    var line = line
-                    for row in 0..<rows {
-                        fill(row, line)
-                        let target = row * (stride + 1)
-                        out[target] = filter.rawValue
-                        switch filter {
-                        case .none:
-                            for index in 0..<stride { out[target + 1 + index] = line[index] }
-                        case .sub:
-                            for index in 0..<min(bytesPerPixel, stride) { out[target + 1 + index] = line[index] }
-                            var index = bytesPerPixel
-                            while index < stride {
-                                out[target + 1 + index] = line[index] &- line[index - bytesPerPixel]
-                                index += 1
-                            }
-                        case .up:
-                            for index in 0..<stride { out[target + 1 + index] = line[index] &- above[index] }
-                        }
-                        swap(&above, &line)
+        data.withUnsafeMutableBufferPointer { buffer in
+            guard let out = buffer.baseAddress else { return }
+            var above: UnsafePointer<UInt8>?
+            for row in 0..<rows {
+                let line = source(row)
+                let target = out + row * (stride + 1)
+                target[0] = filter.rawValue
+                let bytes = target + 1
+                switch filter {
+                case .none:
+                    bytes.update(from: line, count: stride)
+                case .sub:
+                    let lead = min(bytesPerPixel, stride)
+                    bytes.update(from: line, count: lead)
+                    for index in lead..<stride { bytes[index] = line[index] &- line[index - bytesPerPixel] }
+                case .up:
+                    if let above {
+                        for index in 0..<stride { bytes[index] = line[index] &- above[index] }
+                    } else {
+                        bytes.update(from: line, count: stride)
                     }
                 }
+                above = line
             }
         }
         return data
