@@ -10,10 +10,16 @@ Debian's files do not mention (docs/ARCHITECTURE.md, "Thumbnail fonts").
 
 Unifont draws every assigned code point of the Basic Multilingual Plane in 8x16 (narrow) or
 16x16 (wide) pixels. Debian's `unifont` package ships the BMP only
-(/usr/share/unifont/unifont.hex); the upper planes (emoji...) are in
-`unifont_upper.hex` upstream, which Debian ships only as an OpenType font
-(fonts-unifont), so a .hex file given as a further argument is added (any
-plane) when one is at hand.
+(/usr/share/unifont/unifont.hex); the upper planes (emoji, symbols,
+historic scripts...) are in `unifont_upper.hex` upstream, which Debian
+ships only as an OpenType font (fonts-unifont: unifont_upper.otf). With
+`--otf FILE` the glyphs of planes 1-3 are read from that font through
+fontTools (PyPI) and turned back into pixels: Unifont's outlines are its
+pixels as squares of 4 font units (64 units an em, 16 pixels), so sampling
+each pixel's centre with the even-odd rule gives the bitmap exactly. Glyphs
+of zero advance (the upper planes' combining marks) are left out: nothing
+in the .otf says where over the base they go. Plane 14 (tags, variation
+selectors) is left out too: those draw nothing in a terminal.
 
 Why a zlib stream in a base64 string literal: a Swift array literal of a
 million bytes takes minutes to type-check, a string literal of the same
@@ -33,7 +39,9 @@ to the left of their origin, over the previous character), so the renderer
 overlays exactly the glyphs the font draws that way.
 
     apt-get install unifont
-    python3 scripts/make_unifont.py [unifont.hex [more.hex ...]]
+    apt-get install unifont fonts-unifont && pip install fonttools
+    python3 scripts/make_unifont.py [unifont.hex ...] \
+        [--otf /usr/share/fonts/opentype/unifont/unifont_upper.otf]
 """
 import base64
 import os
@@ -41,7 +49,13 @@ import sys
 import zlib
 
 DIRECTORY = "/usr/share/unifont"
-SOURCES = sys.argv[1:] or [os.path.join(DIRECTORY, "unifont.hex")]
+ARGUMENTS = sys.argv[1:]
+OTF = None
+if "--otf" in ARGUMENTS:
+    at = ARGUMENTS.index("--otf")
+    OTF = ARGUMENTS[at + 1]
+    del ARGUMENTS[at:at + 2]
+SOURCES = ARGUMENTS or [os.path.join(DIRECTORY, "unifont.hex")]
 COMBINING = os.path.join(DIRECTORY, "plane00-combining.txt")
 OUTPUT = os.path.join(os.path.dirname(__file__), "..", "Sources", "TermRender", "Unifont+Data.swift")
 # The first glyph of a font that is not a Unifont .hex fails here, not in Swift.
@@ -62,6 +76,53 @@ def read_hex(path):
     return glyphs
 
 
+def read_otf(path):
+    """Planes 1-3 of an OpenType Unifont as .hex-style bytes."""
+    from fontTools.ttLib import TTFont
+    from fontTools.pens.recordingPen import RecordingPen
+    font = TTFont(path)
+    assert font["head"].unitsPerEm == 64, "not Unifont's 64-unit em"
+    top = font["hhea"].ascent  # 56: the top of pixel row 0
+    glyph_set = font.getGlyphSet()
+    glyphs = {}
+    for point, name in font.getBestCmap().items():
+        if not 0x10000 <= point < 0x40000:
+            continue
+        glyph = glyph_set[name]
+        if glyph.width not in (32, 64):
+            continue
+        pen = RecordingPen()
+        glyph.draw(pen)
+        # The vertical edges of every contour: (x, y low, y high).
+        edges, start, last = [], None, None
+        for operator, points in pen.value:
+            if operator == "moveTo":
+                start = last = points[0]
+            elif operator == "lineTo":
+                edges.append((last, points[0]))
+                last = points[0]
+            elif operator in ("closePath", "endPath"):
+                if start and last != start:
+                    edges.append((last, start))
+                start = last = None
+            else:
+                raise SystemExit(f"U+{point:04X}: {operator} in a pixel font")
+        vertical = [(a[0], min(a[1], b[1]), max(a[1], b[1])) for a, b in edges if a[0] == b[0]]
+        columns = glyph.width // 4
+        rows = bytearray()
+        for row in range(16):
+            y = top - 4 * row - 2
+            crossings = sorted(x for x, low, high in vertical if low < y < high)
+            bits = 0
+            for column in range(columns):
+                x = 4 * column + 2
+                if sum(1 for c in crossings if c < x) % 2:
+                    bits |= 1 << (columns - 1 - column)
+            rows += bits.to_bytes(columns // 8, "big")
+        glyphs[point] = bytes(rows)
+    return glyphs
+
+
 def read_combining(path):
     points = set()
     if os.path.exists(path):
@@ -76,6 +137,9 @@ def main():
     glyphs = {}
     for path in SOURCES:
         for point, bits in read_hex(path).items():
+            glyphs.setdefault(point, bits)
+    if OTF:
+        for point, bits in read_otf(OTF).items():
             glyphs.setdefault(point, bits)
     combining = read_combining(COMBINING)
     runs = []
@@ -97,7 +161,7 @@ def main():
     text = base64.b64encode(packed).decode()
     chunk = 2048
     pieces = ["    " + text[i:i + chunk] for i in range(0, len(text), chunk)]
-    names = ", ".join(os.path.basename(p) for p in SOURCES)
+    names = ", ".join(os.path.basename(p) for p in SOURCES + ([OTF] if OTF else []))
     wide = sum(1 for b in glyphs.values() if len(b) == 32)
     lines = [
         f"// Generated by scripts/make_unifont.py from GNU Unifont ({names}). GPL-2+ with the",

@@ -146,9 +146,11 @@ struct GlyphCoverageTests {
     @Test("a wide character no font has is U+FFFD's glyph in the middle of its two cells")
     func wideReplacementGlyph() throws {
         let expected = try UnifontHex.mask(0xFFFD)
-        // U+2A6D6, a CJK Extension B ideograph: wide, and outside the BMP
-        // that Debian's unifont.hex covers.
+        // U+2A6D6, a CJK Extension B ideograph: wide, outside the BMP that
+        // unifont.hex covers, and not in unifont_upper either (Unifont
+        // leaves the ideographs of plane 2 to other fonts).
         #expect(UnifontHex.glyphs[0x2A6D6] == nil, "the test needs a code point Unifont lacks")
+        #expect(Unifont.glyph(0x2A6D6, in: Unifont.font) == nil, "the test needs a code point no font has")
         let (raster, snapshot) = raster("\u{2A6D6}")
         #expect(snapshot.line(0).cell(0).width == .wide)
         let drawn = inkMask(raster, x: 0, y: 0, width: 16, ink: foreground)
@@ -225,7 +227,8 @@ struct RecordedThumbnailTests {
                 }
             }
         }
-        #expect(mismatches.isEmpty, "\(mismatches.count) cells differ; first:\n\(mismatches.prefix(3).joined(separator: "\n"))")
+        let differing = mismatches.count
+        #expect(differing == 0, "cells differ; the first:\n\(mismatches.prefix(3).joined(separator: "\n"))")
     }
 
     @Test("the htop thumbnail's PNG decodes, with an independent decoder, to the raster's every pixel")
@@ -275,5 +278,63 @@ struct PNGEncodingTests {
         // 300 cells with a truecolor background each, all different.
         let text = (0..<300).map { "\(CSI)48;2;\($0 % 256);\($0 / 256 * 80);7m " }.joined()
         try expectDecodesToRaster(terminal(30, 10, "\(CSI)?25l" + text).snapshot(), colorType: 2, bitDepth: 8)
+    }
+}
+
+/// GNU Unifont's upper planes as FreeType draws them from Debian's
+/// `fonts-unifont` (unifont_upper.otf) through Pillow: a rasteriser that
+/// shares nothing with scripts/make_unifont.py's reading of the outlines.
+enum UnifontUpper {
+    static let path = "/usr/share/fonts/opentype/unifont/unifont_upper.otf"
+    static let script = """
+        import sys
+        from PIL import Image, ImageDraw, ImageFont
+        font = ImageFont.truetype(sys.argv[1], 16)
+        for point in sys.argv[2:]:
+            picture = Image.new('1', (16, 16), 0)
+            draw = ImageDraw.Draw(picture)
+            draw.fontmode = '1'
+            # Anchor 'la': the font's ascender (14 px above the baseline) at the top, as in a cell.
+            draw.text((0, 0), chr(int(point, 16)), font=font, fill=1, anchor='la')
+            for y in range(16):
+                print(''.join('#' if picture.getpixel((x, y)) else '.' for x in range(16)))
+        """
+    static let isPresent: Bool = {
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        let result = try? ChildProcess.run("python3", ["-c", "import PIL"])
+        return result?.status == 0
+    }()
+    static let available = ConditionTrait.enabled(
+        if: isPresent || UnifontHex.isRequired,
+        Comment(
+            rawValue: "\(path) or Pillow not found (apt-get install fonts-unifont; pip install pillow; "
+                + "under CI=true this fails)"))
+
+    /// 16 rows of 16 pixels of `point` as FreeType draws it.
+    static func mask(_ point: UInt32) throws -> [[Bool]] {
+        let directory = FileManager.default.temporaryDirectory
+        let file = directory.appendingPathComponent("unifont-upper-\(UUID().uuidString).py")
+        try Data(script.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try ChildProcess.run("python3", [file.path, path, String(point, radix: 16)])
+        guard result.status == 0 else {
+            throw UnifontHex.Missing(description: "Pillow could not draw \(path): \(String(decoding: result.errors, as: UTF8.self))")
+        }
+        let lines = String(decoding: result.output, as: UTF8.self).split(separator: "\n")
+        return lines.map { $0.map { $0 == "#" } }
+    }
+}
+
+@Suite("Thumbnail emoji beyond the BMP", UnifontUpper.available)
+struct UpperPlaneGlyphTests {
+    @Test("an emoji outside the BMP (😀 U+1F600) is Unifont's 16×16 glyph over its two cells")
+    func smpEmoji() throws {
+        let expected = try UnifontUpper.mask(0x1F600)
+        let snapshot = terminal(4, 1, "\(CSI)?25l😀").snapshot()
+        #expect(snapshot.line(0).cell(0).width == .wide)
+        let raster = ThumbnailRenderer.raster(snapshot)
+        let drawn = inkMask(raster, x: 0, y: 0, width: 16, ink: Palette.xterm.defaultForeground)
+        #expect(drawn == expected, "drawn:\n\(picture(drawn))\nFreeType:\n\(picture(expected))")
+        #expect(expected.joined().contains(true))
     }
 }
