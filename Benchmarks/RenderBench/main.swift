@@ -43,31 +43,42 @@ let previews = (0..<8).map { seed -> [UInt8] in
     return Array(output[(output.count - 24_576 + seed * 7)...])
 }
 
-/// Thumbnails a second of one size over `duration` seconds, and bytes each.
-func thumbnailRate(_ size: ThumbnailRenderer.Size, duration: Double) -> (rate: Double, bytes: Int) {
+/// This thread's CPU time in seconds: on a machine other work shares,
+/// thumbnails per CPU-second is what one core of its own would do, where
+/// thumbnails per wall-clock second is also the share of the core we got.
+func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Thumbnails of one size a wall-clock second and a CPU-second, over
+/// `duration` seconds, and bytes each.
+func thumbnailRate(_ size: ThumbnailRenderer.Size, duration: Double) -> (rate: Double, cpuRate: Double, bytes: Int) {
     var count = 0
     var bytes = 0
     let start = ContinuousClock.now
+    let cpuStart = threadCPUSeconds()
     while seconds(start.duration(to: .now)) < duration {
         let terminal = Terminal(columns: 80, rows: 24, scrollback: 0)
         terminal.feed(previews[count % previews.count])
         bytes += ThumbnailRenderer.png(terminal.snapshot(), size: size).count
         count += 1
     }
-    return (Double(count) / seconds(start.duration(to: .now)), bytes / max(1, count))
+    let cpu = threadCPUSeconds() - cpuStart
+    return (Double(count) / seconds(start.duration(to: .now)), Double(count) / max(cpu, 1e-9), bytes / max(1, count))
 }
 
 let thumbnailSizes = [("minimap", ThumbnailRenderer.Size.minimap), ("full", ThumbnailRenderer.Size.full)]
 
-func thumbnailLine(_ name: String, _ rate: Double, _ bytes: Int) -> String {
-    "thumbnail \(name) 80x24 from 24 KB previews: \(String(format: "%.0f", rate)) per second"
-        + " (feed + snapshot + raster + PNG, one core), \(bytes) bytes each"
-}
-
 func thumbnailBenchmark() {
     for (name, size) in thumbnailSizes {
         let result = thumbnailRate(size, duration: 2)
-        print(thumbnailLine(name, result.rate, result.bytes))
+        // The words up to "bytes each" are what `--base` parses in an older build's output.
+        print(
+            "thumbnail \(name) 80x24 from 24 KB previews: \(String(format: "%.0f", result.rate)) per second"
+                + " (feed + snapshot + raster + PNG, one core), \(result.bytes) bytes each;"
+                + " \(String(format: "%.0f", result.cpuRate)) per CPU-second")
     }
 }
 
@@ -79,6 +90,7 @@ func thumbnailBenchmark() {
 /// that output (all since the thumbnails came) can be the base.
 func thumbnailComparison(base: String, rounds: Int) {
     var ours: [String: [Double]] = [:]
+    var oursCPU: [String: [Double]] = [:]
     var theirs: [String: [Double]] = [:]
     var ourBytes: [String: Int] = [:]
     var theirBytes: [String: Int] = [:]
@@ -97,7 +109,7 @@ func thumbnailComparison(base: String, rounds: Int) {
         for line in output.split(separator: "\n") {
             // "thumbnail NAME 80x24 from 24 KB previews: RATE per second (...), BYTES bytes each"
             let words = line.split(separator: " ")
-            guard words.count > 7, words[0] == "thumbnail", let rate = Double(words[6]) else { continue }
+            guard words.count > 8, words[0] == "thumbnail", let rate = Double(words[7]) else { continue }
             theirs[String(words[1]), default: []].append(rate)
             if let bytesIndex = words.firstIndex(of: "bytes"), let bytes = Int(words[bytesIndex - 1]) {
                 theirBytes[String(words[1])] = bytes
@@ -106,6 +118,7 @@ func thumbnailComparison(base: String, rounds: Int) {
         for (name, size) in thumbnailSizes {
             let result = thumbnailRate(size, duration: 2)
             ours[name, default: []].append(result.rate)
+            oursCPU[name, default: []].append(result.cpuRate)
             ourBytes[name] = result.bytes
         }
         let summary = thumbnailSizes.map { name, _ in
@@ -118,13 +131,14 @@ func thumbnailComparison(base: String, rounds: Int) {
         return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     }
     print("thumbnails per second, one core, medians of \(rounds) alternating rounds (base: \(base))")
-    print("size     base      this build  ratio  bytes base -> this")
+    print("size     base/s  this build/s  ratio  this build per CPU-second  bytes base -> this")
     for (name, _) in thumbnailSizes {
         let before = median(theirs[name] ?? [])
         let after = median(ours[name] ?? [])
         print(
             name.padding(toLength: 8, withPad: " ", startingAt: 0)
-                + String(format: " %8.0f  %10.0f  %5.2fx", before, after, before > 0 ? after / before : 0)
+                + String(format: " %6.0f  %12.0f  %5.2fx", before, after, before > 0 ? after / before : 0)
+                + String(format: "  %25.0f", median(oursCPU[name] ?? []))
                 + "  \(theirBytes[name] ?? 0) -> \(ourBytes[name] ?? 0)")
     }
 }
@@ -139,13 +153,14 @@ func pngTuning() {
         return terminal.snapshot()
     }
     let pictures = screens.map { ThumbnailRenderer.indexedPicture($0) }
-    print("filter  level  strategy  encodes/s  bytes (mean of \(pictures.count) screens, 640x384, indexed)")
+    print("filter  level  strategy  encodes per CPU-second  bytes (mean of \(pictures.count) screens, 640x384, indexed)")
     for filter in ["none", "sub", "up"] {
         for level: Int32 in [1, 3, 6, 9] {
             for strategy in ["default", "rle"] {
                 var count = 0
                 var bytes = 0
                 let start = ContinuousClock.now
+                let cpuStart = threadCPUSeconds()
                 while seconds(start.duration(to: .now)) < 0.5 {
                     let picture = pictures[count % pictures.count]
                     bytes += ThumbnailRenderer.encodeForTuning(
@@ -153,11 +168,11 @@ func pngTuning() {
                     ).count
                     count += 1
                 }
-                let rate = Double(count) / seconds(start.duration(to: .now))
+                let rate = Double(count) / max(threadCPUSeconds() - cpuStart, 1e-9)
                 print(
                     filter.padding(toLength: 8, withPad: " ", startingAt: 0)
                         + String(format: "%5d  ", level) + strategy.padding(toLength: 8, withPad: " ", startingAt: 0)
-                        + String(format: "  %9.0f  %d", rate, bytes / count))
+                        + String(format: "  %22.0f  %d", rate, bytes / count))
             }
         }
     }

@@ -63,10 +63,11 @@ public enum PNGWriter {
     /// The eight bytes every PNG starts with.
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    /// The zlib level thumbnails are written with: 1. Measured on the
-    /// render-bench screens (docs/PERFORMANCE.md, "Thumbnails"): indexed
-    /// rows with the Up filter deflate at level 1 in a fraction of level 6's
-    /// time, and the files are within a few per cent of level 6's size.
+    /// The zlib level thumbnails are written with: 1. Measured with
+    /// `render-bench png-tune` on the benchmark's screens (docs/PERFORMANCE.md,
+    /// "Thumbnails"): level 6 takes three to four times level 1's time for
+    /// files about half the size. Indexed pictures are deflated with zlib's
+    /// run-length strategy, which ignores the level (but 0, stored).
     public static let defaultLevel: Int32 = 1
 
     /// A PNG row filter (PNG specification §9.2).
@@ -76,7 +77,8 @@ public enum PNGWriter {
         /// Each byte minus the one a pixel to the left.
         case sub = 1
         /// Each byte minus the one above: a pixel row equal to the one
-        /// before it (most rows of a text cell are) becomes zeros.
+        /// before it (most rows of a text cell are) becomes zeros, which
+        /// RGB pictures need for runs to show (3 bytes a pixel).
         case up = 2
     }
 
@@ -106,7 +108,15 @@ public enum PNGWriter {
     public static func encodeIndexed(
         width: Int, height: Int, indices: [UInt8], palette: [RGB], level: Int32 = defaultLevel
     ) -> [UInt8] {
-        encodeIndexed(width: width, height: height, indices: indices, palette: palette, level: level, filter: .up)
+        // No filter and zlib's run-length strategy (Z_RLE: matches at distance
+        // 1 only): of the fast choices render-bench png-tune measures, the
+        // smallest files (17.6 KB a screen against 20.1 KB for Up at level 1,
+        // 18.5 KB for the RGBA writer before), at level 1's speed. An index
+        // picture is runs of one byte along a row; a filter turns the runs
+        // into other runs and adds nothing.
+        encodeIndexed(
+            width: width, height: height, indices: indices, palette: palette, level: level, filter: .none,
+            strategy: Z_RLE)
     }
 
     static func encodeIndexed(
