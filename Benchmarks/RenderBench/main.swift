@@ -153,7 +153,8 @@ func pngTuning() {
         return terminal.snapshot()
     }
     let pictures = screens.map { ThumbnailRenderer.indexedPicture($0) }
-    print("filter  level  strategy  encodes per CPU-second  bytes (mean of \(pictures.count) screens, 640x384, indexed)")
+    print(
+        "filter  level  strategy  encodes per CPU-second  bytes (mean of \(pictures.count) screens, 640x384, indexed)")
     for filter in ["none", "sub", "up"] {
         for level: Int32 in [1, 3, 6, 9] {
             for strategy in ["default", "rle"] {
@@ -163,9 +164,10 @@ func pngTuning() {
                 let cpuStart = threadCPUSeconds()
                 while seconds(start.duration(to: .now)) < 0.5 {
                     let picture = pictures[count % pictures.count]
-                    bytes += ThumbnailRenderer.encodeForTuning(
-                        picture, filter: filter, level: level, runLengthOnly: strategy == "rle"
-                    ).count
+                    bytes +=
+                        ThumbnailRenderer.encodeForTuning(
+                            picture, filter: filter, level: level, runLengthOnly: strategy == "rle"
+                        ).count
                     count += 1
                 }
                 let rate = Double(count) / max(threadCPUSeconds() - cpuStart, 1e-9)
@@ -263,7 +265,9 @@ func compactionBenchmark() {
 let arguments = Array(CommandLine.arguments.dropFirst())
 let only = arguments.first
 if only == "thumbnail", let index = arguments.firstIndex(of: "--base"), index + 1 < arguments.count {
-    let rounds = arguments.firstIndex(of: "--rounds").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
+    let rounds = arguments.firstIndex(of: "--rounds").flatMap {
+        $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
+    }
     thumbnailComparison(base: arguments[index + 1], rounds: max(1, rounds ?? 5))
 } else if only == "png-tune" {
     pngTuning()

@@ -39,11 +39,13 @@ enum GlyphSource {
             }
         } else {
             let glyph = Unifont.glyph(base, in: font) ?? Unifont.glyph(0xFFFD, in: font)!
-            drawUnifont(glyph, font: font, into: &grid, x: x, y: y, span: span, scale: scale, lineSize: lineSize, pixel: pixel)
+            drawUnifont(
+                glyph, font: font, into: &grid, x: x, y: y, span: span, scale: scale, lineSize: lineSize, pixel: pixel)
         }
         for mark in scalars.dropFirst() {
             guard let glyph = Unifont.glyph(mark.value, in: font), glyph.isCombining else { continue }
-            drawUnifont(glyph, font: font, into: &grid, x: x, y: y, span: span, scale: scale, lineSize: lineSize, pixel: pixel)
+            drawUnifont(
+                glyph, font: font, into: &grid, x: x, y: y, span: span, scale: scale, lineSize: lineSize, pixel: pixel)
         }
     }
 
@@ -69,7 +71,8 @@ enum GlyphSource {
             for pixelRow in 0..<cellHeight {
                 let row = sourceRow(pixelRow, lineSize)
                 if glyph.isWide {
-                    let bits = UInt32(bitmaps[glyph.offset + 2 * row]) << 8 | UInt32(bitmaps[glyph.offset + 2 * row + 1])
+                    let bits =
+                        UInt32(bitmaps[glyph.offset + 2 * row]) << 8 | UInt32(bitmaps[glyph.offset + 2 * row + 1])
                     if span == 2 {
                         grid.plot(bits: bits, count: 16, x: x, y: y + pixelRow, scale: scale, pixel: pixel)
                     } else {

@@ -91,9 +91,12 @@ public enum PNGWriter {
         // Bit depth 8, colour type 6 (RGBA).
         let stride = raster.width * 4
         let data = raster.pixels.withUnsafeBufferPointer { pixels in
-            filtered(rows: raster.height, stride: stride, bytesPerPixel: 4, filter: .sub) { pixels.baseAddress! + $0 * stride }
+            filtered(rows: raster.height, stride: stride, bytesPerPixel: 4, filter: .sub) {
+                pixels.baseAddress! + $0 * stride
+            }
         }
-        return assemble(width: raster.width, height: raster.height, colorType: 6, palette: nil, data: data, level: level)
+        return assemble(
+            width: raster.width, height: raster.height, colorType: 6, palette: nil, data: data, level: level)
     }
 
     /// The PNG of a picture of palette indices (colour type 3), with 1, 2, 4
@@ -149,7 +152,9 @@ public enum PNGWriter {
             bytes[index * 3 + 2] = UInt8(truncatingIfNeeded: pixel)
         }
         let data = bytes.withUnsafeBufferPointer { bytes in
-            filtered(rows: height, stride: width * 3, bytesPerPixel: 3, filter: .up) { bytes.baseAddress! + $0 * width * 3 }
+            filtered(rows: height, stride: width * 3, bytesPerPixel: 3, filter: .up) {
+                bytes.baseAddress! + $0 * width * 3
+            }
         }
         return assemble(width: width, height: height, colorType: 2, palette: nil, data: data, level: level)
     }

@@ -134,7 +134,8 @@ public enum ThumbnailRenderer {
                     // The glyph goes over the background, so the run so far is filled first.
                     if visible || content.style.underline != .none || content.style.flags.contains(.strikethrough) {
                         if runPixel != base {
-                            grid.fill(x: runStart, y: y, width: x + width - runStart, height: cell.height, pixel: runPixel)
+                            grid.fill(
+                                x: runStart, y: y, width: x + width - runStart, height: cell.height, pixel: runPixel)
                         }
                         runStart = x + width
                     }
@@ -155,7 +156,8 @@ public enum ThumbnailRenderer {
                 case .minimap:
                     if visible {
                         if runPixel != base {
-                            grid.fill(x: runStart, y: y, width: x + width - runStart, height: cell.height, pixel: runPixel)
+                            grid.fill(
+                                x: runStart, y: y, width: x + width - runStart, height: cell.height, pixel: runPixel)
                         }
                         runStart = x + width
                         let inset = cell.height / 4

@@ -176,7 +176,9 @@ struct RecordedThumbnailTests {
         if !(0x2500...0x259F).contains(point), let start = BitmapFont.glyph(point) {
             return (0..<16).map { row in
                 let fontRow = row - 3
-                guard fontRow >= 0 && fontRow < BitmapFont.glyphHeight else { return [Bool](repeating: false, count: 8) }
+                guard fontRow >= 0 && fontRow < BitmapFont.glyphHeight else {
+                    return [Bool](repeating: false, count: 8)
+                }
                 let bits = BitmapFont.glyphRows[start + fontRow]
                 return (0..<8).map { bits & (0x80 >> UInt8($0)) != 0 }
             }
@@ -318,7 +320,8 @@ enum UnifontUpper {
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try ChildProcess.run("python3", [file.path, path, String(point, radix: 16)])
         guard result.status == 0 else {
-            throw UnifontHex.Missing(description: "Pillow could not draw \(path): \(String(decoding: result.errors, as: UTF8.self))")
+            throw UnifontHex.Missing(
+                description: "Pillow could not draw \(path): \(String(decoding: result.errors, as: UTF8.self))")
         }
         let lines = String(decoding: result.output, as: UTF8.self).split(separator: "\n")
         return lines.map { $0.map { $0 == "#" } }

@@ -78,7 +78,9 @@ func decodeWithPython(_ png: [UInt8], pixels: [(Int, Int)], all: Bool = false) t
         try? FileManager.default.removeItem(at: file)
         try? FileManager.default.removeItem(at: script)
     }
-    guard let result = try? ChildProcess.run("python3", [script.path, file.path] + pixels.map { "\($0.0),\($0.1)" } + (all ? ["all"] : []))
+    guard
+        let result = try? ChildProcess.run(
+            "python3", [script.path, file.path] + pixels.map { "\($0.0),\($0.1)" } + (all ? ["all"] : []))
     else { return nil }
     guard result.status == 0, !result.crashed else { return ["decoder failed with status \(result.status)"] }
     let output = result.output
