@@ -56,8 +56,11 @@ public enum ThumbnailRenderer {
     /// The PNG of `snapshot`'s picture: indexed colour (a palette and a byte
     /// a pixel) when the screen has at most 256 colours, which is nearly
     /// always, else 8-bit RGB.
-    /// - Parameter compressionLevel: zlib's level, 0…9 (``PNGWriter/defaultLevel``
-    ///   says why the default is what it is).
+    /// - Parameters:
+    ///   - snapshot: the screen to draw.
+    ///   - size: full-size cells with glyphs, or a minimap.
+    ///   - compressionLevel: zlib's level, 0…9 (``PNGWriter/defaultLevel``
+    ///     says why the default is what it is).
     /// - Complexity: O(pixels).
     public static func png(
         _ snapshot: Snapshot, size: Size = .full, compressionLevel: Int32 = PNGWriter.defaultLevel
