@@ -18,6 +18,12 @@ command -v python3 >/dev/null 2>&1 || need+=(python3)
 [ -f /usr/include/openssl/ssl.h ] || need+=(libssl-dev)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
+# The thumbnail tests check glyphs against GNU Unifont itself: its .hex files
+# (unifont) and, for the planes above the BMP, its OpenType font drawn by
+# FreeType through Pillow (fonts-unifont). scripts/make_unifont.py reads
+# the same files to generate the committed font data.
+[ -f /usr/share/unifont/unifont.hex ] || need+=(unifont)
+[ -f /usr/share/fonts/opentype/unifont/unifont_upper.otf ] || need+=(fonts-unifont)
 
 if [ ${#need[@]} -gt 0 ]; then
     echo "setup: installing ${need[*]}" >&2
@@ -32,6 +38,13 @@ if ! python3 -c "import sys, websockets.asyncio.server as s, websockets; sys.exi
     echo "setup: installing the Python package websockets" >&2
     python3 -m pip install --quiet "websockets>=17" 2>/dev/null \
         || python3 -m pip install --quiet --break-system-packages "websockets>=17"
+fi
+
+# Pillow draws unifont_upper.otf for the thumbnail tests (see above).
+if ! python3 -c "import PIL" >/dev/null 2>&1; then
+    echo "setup: installing the Python package pillow" >&2
+    python3 -m pip install --quiet pillow 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages pillow
 fi
 
 command -v swift >/dev/null 2>&1 || { echo "setup: swift is not on PATH (Swift 6 toolchain required)" >&2; exit 1; }

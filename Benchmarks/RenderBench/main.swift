@@ -1,6 +1,6 @@
 import Foundation
 import TermCore
-import TermRender
+@_spi(Benchmarks) import TermRender
 
 // render-bench: thumbnails per second from 24 KB previews, snapshot cost
 // with 0, 1 and all rows changed, feed throughput while another thread
@@ -37,26 +37,146 @@ func sessionOutput(bytes: Int, seed: UInt64) -> [UInt8] {
     return Array(out.prefix(bytes))
 }
 
-func thumbnailBenchmark() {
-    // A 24 KB preview cut at an arbitrary byte, as the server sends it.
-    let previews = (0..<8).map { seed -> [UInt8] in
-        let output = sessionOutput(bytes: 40_000, seed: UInt64(seed + 1))
-        return Array(output[(output.count - 24_576 + seed * 7)...])
+/// 24 KB previews cut at an arbitrary byte, as the server sends them.
+let previews = (0..<8).map { seed -> [UInt8] in
+    let output = sessionOutput(bytes: 40_000, seed: UInt64(seed + 1))
+    return Array(output[(output.count - 24_576 + seed * 7)...])
+}
+
+/// This thread's CPU time in seconds: on a machine other work shares,
+/// thumbnails per CPU-second is what one core of its own would do, where
+/// thumbnails per wall-clock second is also the share of the core we got.
+func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Thumbnails of one size a wall-clock second and a CPU-second, over
+/// `duration` seconds, and bytes each.
+func thumbnailRate(_ size: ThumbnailRenderer.Size, duration: Double) -> (rate: Double, cpuRate: Double, bytes: Int) {
+    var count = 0
+    var bytes = 0
+    let start = ContinuousClock.now
+    let cpuStart = threadCPUSeconds()
+    while seconds(start.duration(to: .now)) < duration {
+        let terminal = Terminal(columns: 80, rows: 24, scrollback: 0)
+        terminal.feed(previews[count % previews.count])
+        bytes += ThumbnailRenderer.png(terminal.snapshot(), size: size).count
+        count += 1
     }
-    for (name, size) in [("minimap", ThumbnailRenderer.Size.minimap), ("full", ThumbnailRenderer.Size.full)] {
-        var count = 0
-        var bytes = 0
-        let start = ContinuousClock.now
-        while seconds(start.duration(to: .now)) < 2 {
-            let terminal = Terminal(columns: 80, rows: 24, scrollback: 0)
-            terminal.feed(previews[count % previews.count])
-            bytes += ThumbnailRenderer.png(terminal.snapshot(), size: size).count
-            count += 1
-        }
-        let elapsed = seconds(start.duration(to: .now))
+    let cpu = threadCPUSeconds() - cpuStart
+    return (Double(count) / seconds(start.duration(to: .now)), Double(count) / max(cpu, 1e-9), bytes / max(1, count))
+}
+
+let thumbnailSizes = [("minimap", ThumbnailRenderer.Size.minimap), ("full", ThumbnailRenderer.Size.full)]
+
+func thumbnailBenchmark() {
+    for (name, size) in thumbnailSizes {
+        let result = thumbnailRate(size, duration: 2)
+        // The words up to "bytes each" are what `--base` parses in an older build's output.
         print(
-            "thumbnail \(name) 80x24 from 24 KB previews: \(String(format: "%.0f", Double(count) / elapsed)) per second"
-                + " (feed + snapshot + raster + PNG, one core), \(bytes / count) bytes each")
+            "thumbnail \(name) 80x24 from 24 KB previews: \(String(format: "%.0f", result.rate)) per second"
+                + " (feed + snapshot + raster + PNG, one core), \(result.bytes) bytes each;"
+                + " \(String(format: "%.0f", result.cpuRate)) per CPU-second")
+    }
+}
+
+/// `render-bench thumbnail --base PATH [--rounds N]`: this build and an
+/// earlier build's render-bench (PATH; Benchmarks/render-bench-base.sh
+/// builds one from a git revision) in alternating rounds, so both see the
+/// same machine load, then the medians side by side. The base is run as a
+/// child process whose `thumbnail` lines are parsed, so any revision with
+/// that output (all since the thumbnails came) can be the base.
+func thumbnailComparison(base: String, rounds: Int) {
+    var ours: [String: [Double]] = [:]
+    var oursCPU: [String: [Double]] = [:]
+    var theirs: [String: [Double]] = [:]
+    var ourBytes: [String: Int] = [:]
+    var theirBytes: [String: Int] = [:]
+    for round in 1...rounds {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: base)
+        process.arguments = ["thumbnail"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do { try process.run() } catch {
+            print("render-bench: cannot run the base \(base): \(error)")
+            return
+        }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        for line in output.split(separator: "\n") {
+            // "thumbnail NAME 80x24 from 24 KB previews: RATE per second (...), BYTES bytes each"
+            let words = line.split(separator: " ")
+            guard words.count > 8, words[0] == "thumbnail", let rate = Double(words[7]) else { continue }
+            theirs[String(words[1]), default: []].append(rate)
+            if let bytesIndex = words.firstIndex(of: "bytes"), let bytes = Int(words[bytesIndex - 1]) {
+                theirBytes[String(words[1])] = bytes
+            }
+        }
+        for (name, size) in thumbnailSizes {
+            let result = thumbnailRate(size, duration: 2)
+            ours[name, default: []].append(result.rate)
+            oursCPU[name, default: []].append(result.cpuRate)
+            ourBytes[name] = result.bytes
+        }
+        let summary = thumbnailSizes.map { name, _ in
+            "\(name) \(String(format: "%.0f", theirs[name]?.last ?? 0)) -> \(String(format: "%.0f", ours[name]?.last ?? 0))"
+        }
+        print("round \(round)/\(rounds): " + summary.joined(separator: ", "))
+    }
+    func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+    print("thumbnails per second, one core, medians of \(rounds) alternating rounds (base: \(base))")
+    print("size     base/s  this build/s  ratio  this build per CPU-second  bytes base -> this")
+    for (name, _) in thumbnailSizes {
+        let before = median(theirs[name] ?? [])
+        let after = median(ours[name] ?? [])
+        print(
+            name.padding(toLength: 8, withPad: " ", startingAt: 0)
+                + String(format: " %6.0f  %12.0f  %5.2fx", before, after, before > 0 ? after / before : 0)
+                + String(format: "  %25.0f", median(oursCPU[name] ?? []))
+                + "  \(theirBytes[name] ?? 0) -> \(ourBytes[name] ?? 0)")
+    }
+}
+
+/// `render-bench png-tune`: the PNG encoding of the benchmark's full-size
+/// screens with each row filter, zlib level and strategy: encodes a second
+/// and bytes, the measurement behind `PNGWriter.defaultLevel` and its filter.
+func pngTuning() {
+    let screens = previews.map { preview -> Snapshot in
+        let terminal = Terminal(columns: 80, rows: 24, scrollback: 0)
+        terminal.feed(preview)
+        return terminal.snapshot()
+    }
+    let pictures = screens.map { ThumbnailRenderer.indexedPicture($0) }
+    print(
+        "filter  level  strategy  encodes per CPU-second  bytes (mean of \(pictures.count) screens, 640x384, indexed)")
+    for filter in ["none", "sub", "up"] {
+        for level: Int32 in [1, 3, 6, 9] {
+            for strategy in ["default", "rle"] {
+                var count = 0
+                var bytes = 0
+                let start = ContinuousClock.now
+                let cpuStart = threadCPUSeconds()
+                while seconds(start.duration(to: .now)) < 0.5 {
+                    let picture = pictures[count % pictures.count]
+                    bytes +=
+                        ThumbnailRenderer.encodeForTuning(
+                            picture, filter: filter, level: level, runLengthOnly: strategy == "rle"
+                        ).count
+                    count += 1
+                }
+                let rate = Double(count) / max(threadCPUSeconds() - cpuStart, 1e-9)
+                print(
+                    filter.padding(toLength: 8, withPad: " ", startingAt: 0)
+                        + String(format: "%5d  ", level) + strategy.padding(toLength: 8, withPad: " ", startingAt: 0)
+                        + String(format: "  %22.0f  %d", rate, bytes / count))
+            }
+        }
     }
 }
 
@@ -142,8 +262,18 @@ func compactionBenchmark() {
             + String(format: "%.2f%% of the input, %.2f s", Double(compact.count) * 100 / Double(input.count), elapsed))
 }
 
-let only = CommandLine.arguments.dropFirst().first
-if only == nil || only == "thumbnail" { thumbnailBenchmark() }
+let arguments = Array(CommandLine.arguments.dropFirst())
+let only = arguments.first
+if only == "thumbnail", let index = arguments.firstIndex(of: "--base"), index + 1 < arguments.count {
+    let rounds = arguments.firstIndex(of: "--rounds").flatMap {
+        $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
+    }
+    thumbnailComparison(base: arguments[index + 1], rounds: max(1, rounds ?? 5))
+} else if only == "png-tune" {
+    pngTuning()
+} else if only == nil || only == "thumbnail" {
+    thumbnailBenchmark()
+}
 if only == nil || only == "snapshot" { snapshotBenchmark() }
 if only == nil || only == "feed" { concurrentFeedBenchmark() }
 if only == nil || only == "compact" { compactionBenchmark() }

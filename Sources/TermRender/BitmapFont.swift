@@ -1,4 +1,5 @@
-/// The built-in 8×13 bitmap font of the thumbnails: ASCII, Latin-1, box
+/// The built-in 8×13 primary font of the thumbnails (drawn in 8×16 cells,
+/// `GlyphSource`): ASCII, Latin-1, box
 /// drawing and the DEC graphics symbols from Debian's console-setup-linux
 /// `Uni2-Fixed13` (X11 misc-fixed, public domain; generated into
 /// `BitmapFont+Glyphs.swift` by `scripts/make_font.py`), and the block

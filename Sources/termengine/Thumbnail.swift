@@ -9,7 +9,7 @@ enum ThumbnailCommand {
 
     static let details = """
         Draws the screen after replaying FILE (- for standard input) as a PNG in OUT.png (- for
-        standard output): 8×13 pixels a cell.
+        standard output): 8×16 pixels a cell.
 
           --cols C, --rows R   the terminal's size, each 1…1000 (default 80×24, or the preview's)
           --preview            FILE is a server's session preview, JSON {id, cols, rows, data}

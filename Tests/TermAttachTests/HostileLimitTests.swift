@@ -140,7 +140,7 @@ extension HostileTests {
         @Test("a thumbnail keeps to maxThumbnailPixels: fewer pixels a cell for a session too large")
         func thumbnailSize() {
             #expect(AttachHTTPClient.thumbnailSize(.full, columns: 80, rows: 24) == .full)
-            #expect(AttachHTTPClient.thumbnailSize(.full, columns: 240, rows: 100) == .full)  // 2,496,000 px
+            #expect(AttachHTTPClient.thumbnailSize(.full, columns: 240, rows: 100) == .full)  // 3,072,000 px
             #expect(AttachHTTPClient.thumbnailSize(.full, columns: 241, rows: 100) == .minimap)
             #expect(
                 AttachHTTPClient.thumbnailSize(.full, columns: 1000, rows: 1000)

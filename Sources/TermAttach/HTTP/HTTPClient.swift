@@ -242,11 +242,12 @@ public struct AttachHTTPClient: Sendable {
     /// at most ~6× that as JSON (144 KB); TermRender's preview reader keeps
     /// every key of the object, so its input stays small.
     public static let maxPreviewBytes = 1024 * 1024
-    /// The most pixels a thumbnail may have: 2,500,000 (10 MB as RGBA; the
-    /// renderer's buffers bring a 240×100 session's run to ~70 MB peak). At
-    /// 8×13 pixels a cell that is ~24,000 cells (240×100, 300×80), larger than
-    /// real windows; a larger session is drawn with fewer pixels a cell.
-    public static let maxThumbnailPixels = 2_500_000
+    /// The most pixels a thumbnail may have: 3,072,000, a 240×100 session at
+    /// 8×16 pixels a cell (3 MB as palette indices, 12 MB as the 32-bit
+    /// pixels of a screen of more than 256 colours). That is ~24,000 cells
+    /// (240×100, 300×80), larger than real windows; a larger session is
+    /// drawn with fewer pixels a cell.
+    public static let maxThumbnailPixels = 3_072_000
     /// Time allowed for one whole request, body included: 15 s.
     public static let requestTimeout: TimeInterval = 15
 
@@ -321,7 +322,8 @@ public struct AttachHTTPClient: Sendable {
     static func thumbnailSize(_ requested: ThumbnailRenderer.Size, columns: Int, rows: Int) -> ThumbnailRenderer.Size {
         func pixels(_ size: ThumbnailRenderer.Size) -> Int {
             switch size {
-            case .full: return columns * 8 * rows * 13
+            // ThumbnailRenderer's full-size cell: 8×16.
+            case .full: return columns * 8 * rows * 16
             case .minimap(let width, let height): return columns * width * rows * height
             }
         }
