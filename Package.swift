@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "VTParser", targets: ["VTParser"]),
         .library(name: "TermCore", targets: ["TermCore"]),
         .executable(name: "termengine", targets: ["termengine"]),
+        .library(name: "TermReplay", targets: ["TermReplay"]),
         .library(name: "TermRender", targets: ["TermRender"]),
         .library(name: "TermAttach", targets: ["TermAttach"]),
         .library(name: "TermPTY", targets: ["TermPTY"]),
@@ -46,7 +47,8 @@ let package = Package(
             providers: [.apt(["libutf8proc-dev"]), .brew(["utf8proc"])]
         ),
         .target(name: "TermCore", dependencies: ["VTParser"]),
-        .executableTarget(name: "termengine", dependencies: ["TermCore", "TermRender", "TermAttach", "TermPTY"]),
+        .executableTarget(
+            name: "termengine", dependencies: ["TermCore", "TermReplay", "TermRender", "TermAttach", "TermPTY"]),
         // Programs on a pseudo-terminal feeding a Terminal (Linux and macOS;
         // the module is empty elsewhere): `termengine run`, local front ends.
         // glibc's PTY calls, which Swift's Glibc module does not declare,
@@ -58,11 +60,14 @@ let package = Package(
         .testTarget(name: "TermPTYTests", dependencies: ["TermPTY", "TermCore", "TestSupport"]),
         // PNG thumbnails deflate through the system zlib (Debian: zlib1g-dev).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .target(name: "TermRender", dependencies: ["TermCore", "CZlib"]),
+        .target(name: "TermReplay", dependencies: ["TermCore"]),
+        .target(name: "TermRender", dependencies: ["TermCore", "TermReplay", "CZlib"]),
         .executableTarget(
-            name: "render-bench", dependencies: ["TermCore", "TermRender"], path: "Benchmarks/RenderBench"),
+            name: "render-bench", dependencies: ["TermCore", "TermReplay", "TermRender"], path: "Benchmarks/RenderBench"
+        ),
         .executableTarget(name: "resize-bench", dependencies: ["TermCore"], path: "Benchmarks/ResizeBench"),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TermReplayTests", dependencies: ["TermReplay", "TermRender", "TermCore", "TestSupport"]),
         .testTarget(name: "TermRenderTests", dependencies: ["TermRender", "TermCore", "TestSupport"]),
         // TermAttach is the only module that touches the network. On Linux its
         // TLS goes through the system OpenSSL (Debian: libssl-dev) behind a

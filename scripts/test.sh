@@ -45,11 +45,11 @@ bash scripts/docs.sh
 # the run, and the input's path is printed.
 step "fuzz smoke: every target for 10 s"
 FUZZ_ARGS="-seed=1" bash scripts/fuzz.sh all 10
-step "AddressSanitizer: VTParser, TermCore, TermRender suites"
+step "AddressSanitizer: VTParser, TermCore, TermReplay, TermRender suites"
 swift build --build-tests --sanitize=address --scratch-path .build/sanitize-address
 LSAN_OPTIONS="suppressions=$PWD/Tests/Sanitizers/lsan.supp" \
     swift test --skip-build --sanitize=address --scratch-path .build/sanitize-address \
-    --filter 'VTParserTests|TermCoreTests|TermRenderTests'
+    --filter 'VTParserTests|TermCoreTests|TermReplayTests|TermRenderTests'
 step "ThreadSanitizer: TermAttach, snapshots, the locked terminal and embedding suites"
 swift build --build-tests --sanitize=thread --scratch-path .build/sanitize-thread
 # The hostile-server suite bounds a release-like CLI's resident size and

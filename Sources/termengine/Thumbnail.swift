@@ -1,4 +1,5 @@
 import Foundation
+import TermAttach
 import TermCore
 import TermRender
 

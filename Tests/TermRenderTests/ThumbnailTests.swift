@@ -139,14 +139,4 @@ struct ThumbnailTests {
                 "160 96", hex(palette.colors[4]), hex(palette.defaultForeground), hex(palette.defaultBackground),
             ])
     }
-
-    @Test func previewCutInsideASequenceIsCleaned() throws {
-        let json = #"{"id":"s1","cols":20,"rows":3,"data":"5;1Hjunk\r\nhello \u001b[31mred\ud800"}"#
-        let preview = try Preview(json: Array(json.utf8))
-        #expect(preview.columns == 20)
-        let t = preview.terminal()
-        #expect(t.screenLine(0) == "hello red\u{FFFD}")
-        let png = ThumbnailRenderer.png(t.snapshot(), size: .minimap)
-        #expect(png.count > 60)
-    }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import TermCore
-import TermRender
+import TermReplay
 import Testing
 
 /// What is wrong with compacting `original`: the differences between it and

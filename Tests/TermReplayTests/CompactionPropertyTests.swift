@@ -1,6 +1,6 @@
 import Foundation
 import TermCore
-import TermRender
+import TermReplay
 import TestSupport
 import Testing
 

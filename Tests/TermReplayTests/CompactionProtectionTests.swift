@@ -1,5 +1,5 @@
 import TermCore
-import TermRender
+import TermReplay
 import Testing
 
 /// The state #18 added, rebuilt by compaction: the protection mode (DEC
