@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Every test: the Swift suites (unit, conformance harnesses, property and
-# robustness tests), then the comparison of real program recordings with tmux.
+# robustness tests, and the real program recordings against tmux, which
+# TermAttachTests/TmuxRecordingTests.swift runs through compare_tmux.py),
+# then the end-to-end runs below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 swift build
 swift test
-python3 Corpus/tools/compare_tmux.py --engine .build/debug/termengine
 # `termengine run` end to end in tmux: the screen drawn through the engine
 # against the same programs (sh, less, vim) run directly, exit, modes,
 # resizes and the detach key.
