@@ -7,7 +7,7 @@ import Testing
 /// reader: a cut inside an escape or a surrogate pair, drawn as a thumbnail.
 @Suite("Session previews")
 struct PreviewTests {
-    @Test func previewCutInsideASequenceIsCleaned() throws {
+    @Test("Preview cut inside a sequence is cleaned") func previewCutInsideASequenceIsCleaned() throws {
         let json = #"{"id":"s1","cols":20,"rows":3,"data":"5;1Hjunk\r\nhello \u001b[31mred\ud800"}"#
         let preview = try Preview(json: Array(json.utf8))
         #expect(preview.columns == 20)

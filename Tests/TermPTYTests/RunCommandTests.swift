@@ -5,13 +5,13 @@ import Testing
 /// runs in tmux (Corpus/tools/run_tmux.py, from scripts/test.sh).
 @Suite("termengine run: arguments", .timeLimit(.minutes(1)))
 struct RunCommandTests {
-    @Test func `help lists run`() throws {
+    @Test("help lists run") func helpListsRun() throws {
         let run = try PackageExecutable("termengine").run(["help"])
         #expect(run.status == 0)
         #expect(run.output.contains("termengine run [--size COLSxROWS] -- CMD [ARGS]..."))
     }
 
-    @Test func `refusals exit 2 with one line naming the problem`() throws {
+    @Test("refusals exit 2 with one line naming the problem") func refusalsExit2WithOneLineNamingTheProblem() throws {
         let engine = try PackageExecutable("termengine")
         let cases: [([String], String)] = [
             (
@@ -51,7 +51,8 @@ struct RunCommandTests {
     /// that terminal's modes.
     @Suite("termengine run: modes mirrored on the outer terminal", .timeLimit(.minutes(1)))
     struct RunMirrorTests {
-        @Test func `the kitty keyboard flags are mirrored while the program runs and reset after it`() throws {
+        @Test("the kitty keyboard flags are mirrored while the program runs and reset after it")
+        func theKittyKeyboardFlagsAreMirroredWhileTheProgramRunsAndResetAfterIt() throws {
             let engine = try PackageExecutable("termengine").url.path
             let program = "printf '\\033[=5;1u\\033[?2004h'; printf ready; sleep 1; exit 4"
             let session = try PTYSession(

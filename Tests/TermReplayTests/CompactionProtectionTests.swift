@@ -12,24 +12,26 @@ struct CompactionProtectionTests {
         return (t, compactionProblems(t))
     }
 
-    @Test(arguments: [
-        "ab\u{1B}Vc\u{1B}Wd",  // ISO, pen not protected
-        "ab\u{1B}Vc",  // ISO, pen protected
-        "a\u{1B}[1\"qb\u{1B}[0\"q\u{1B}Vc\u{1B}W",  // DEC cells, then ISO mode
-        "a\u{1B}Vb\u{1B}W\u{1B}[0\"q",  // ISO cells, then DEC mode
-        "\u{1B}[0\"q",  // DEC mode, nothing protected
-        "\u{1B}V\u{1B}7\u{1B}W",  // the saved cursor protected, ISO mode
-        "a\u{1B}[1\"qb\u{1B}[!pc",  // DEC cells, then DECSTR: mode off
-        "\u{1B}[3;4H\u{1B}7\u{1B}Va\u{1B}[!p\u{1B}[2;2H\u{1B}7b",  // mode off, a saved cursor again
-        "\u{1B}[1;31m\u{1B}Va\u{1B}[?6h\u{1B}[2;3r\u{1B}[!p\u{1B}[?1h",  // off, with other live state
-        // Mode off with a protected saved cursor (saved before a DECSTR on the
-        // other screen), a pen DECRC protected again, both screens' saved
-        // cursors protected, one with origin mode.
-        "\u{1B}[1\"qa\u{1B}[2;3H\u{1B}7\u{1B}[?47h\u{1B}[!p\u{1B}[?47l",
-        "\u{1B}[1\"qa\u{1B}[2;3H\u{1B}7\u{1B}[?47h\u{1B}[!p\u{1B}[?47l\u{1B}8",
-        "\u{1B}[1\"q\u{1B}7\u{1B}[?47h\u{1B}[!p\u{1B}[?47l\u{1B}8\u{1B}[?47h\u{1B}[3;1H\u{1B}7\u{1B}[?47l\u{1B}W",
-        "\u{1B}[2;3r\u{1B}[?6h\u{1B}[1\"q\u{1B}7\u{1B}[?6l\u{1B}[r\u{1B}[?47h\u{1B}[!p\u{1B}[?47l\u{1B}8\u{1B}[?6l",
-    ])
+    @Test(
+        "Protection mode survives",
+        arguments: [
+            "ab\u{1B}Vc\u{1B}Wd",  // ISO, pen not protected
+            "ab\u{1B}Vc",  // ISO, pen protected
+            "a\u{1B}[1\"qb\u{1B}[0\"q\u{1B}Vc\u{1B}W",  // DEC cells, then ISO mode
+            "a\u{1B}Vb\u{1B}W\u{1B}[0\"q",  // ISO cells, then DEC mode
+            "\u{1B}[0\"q",  // DEC mode, nothing protected
+            "\u{1B}V\u{1B}7\u{1B}W",  // the saved cursor protected, ISO mode
+            "a\u{1B}[1\"qb\u{1B}[!pc",  // DEC cells, then DECSTR: mode off
+            "\u{1B}[3;4H\u{1B}7\u{1B}Va\u{1B}[!p\u{1B}[2;2H\u{1B}7b",  // mode off, a saved cursor again
+            "\u{1B}[1;31m\u{1B}Va\u{1B}[?6h\u{1B}[2;3r\u{1B}[!p\u{1B}[?1h",  // off, with other live state
+            // Mode off with a protected saved cursor (saved before a DECSTR on the
+            // other screen), a pen DECRC protected again, both screens' saved
+            // cursors protected, one with origin mode.
+            "\u{1B}[1\"qa\u{1B}[2;3H\u{1B}7\u{1B}[?47h\u{1B}[!p\u{1B}[?47l",
+            "\u{1B}[1\"qa\u{1B}[2;3H\u{1B}7\u{1B}[?47h\u{1B}[!p\u{1B}[?47l\u{1B}8",
+            "\u{1B}[1\"q\u{1B}7\u{1B}[?47h\u{1B}[!p\u{1B}[?47l\u{1B}8\u{1B}[?47h\u{1B}[3;1H\u{1B}7\u{1B}[?47l\u{1B}W",
+            "\u{1B}[2;3r\u{1B}[?6h\u{1B}[1\"q\u{1B}7\u{1B}[?6l\u{1B}[r\u{1B}[?47h\u{1B}[!p\u{1B}[?47l\u{1B}8\u{1B}[?6l",
+        ])
     func protectionModeSurvives(_ input: String) {
         let (original, problems) = compacted(input)
         #expect(problems.isEmpty)
@@ -41,7 +43,7 @@ struct CompactionProtectionTests {
         #expect(TerminalComparison.differences(original, copy).isEmpty)
     }
 
-    @Test func specialColoursSurvive() {
+    @Test("Special colours survive") func specialColoursSurvive() {
         #expect(compacted("\u{1B}]5;0;#102030;4;rgb:ff/80/00\u{07}").problems.isEmpty)
         #expect(compacted("\u{1B}]4;257;#abcdef\u{07}").problems.isEmpty)
     }

@@ -10,7 +10,7 @@ import Testing
 struct ANSIRendererTests {
     /// Random screens (text, styles, links, wide characters, clusters,
     /// scrollback): rendered, fed into a fresh terminal, equal snapshots.
-    @Test(arguments: 0..<4)
+    @Test("Round trip of random screens", arguments: 0..<4)
     func roundTripOfRandomScreens(batch: Int) {
         var failures: [String] = []
         for seed in (batch * 100)..<(batch * 100 + 100) {
