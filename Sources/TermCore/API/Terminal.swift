@@ -466,7 +466,9 @@ public final class Terminal {
         return snapshot
     }
 
-    private func makeRow(
+    /// A snapshot row of `columns` cells from a grid row: for snapshots and
+    /// for ``screenLines(alternateScreen:)``.
+    func makeRow(
         _ cells: UnsafePointer<Cell>, flags: RowFlags, mark: SemanticMark?, tables: SnapshotTables
     ) -> SnapshotRow {
         SnapshotRow(
