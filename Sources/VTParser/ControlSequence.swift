@@ -184,17 +184,25 @@ public struct ControlSequence: ControlSequenceProtocol, Sendable {
         set { header = header & 0xFFFF_FFFF | UInt64(newValue.bits) << 32 }
     }
 
-    // The reading API (documented in ControlSequenceProtocol), from the
+    // The reading API (ControlSequenceProtocol documents it), from the
     // packed storage above.
+    /// `ControlSequenceProtocol.count`, from the packed storage.
     @inlinable public var count: Int { storedCount }
+    /// `ControlSequenceProtocol.prefix`, from the packed storage.
     @inlinable public var prefix: UInt8 { storedPrefix }
+    /// `ControlSequenceProtocol.intermediates`, from the packed storage.
     @inlinable public var intermediates: Intermediates { storedIntermediates }
+    /// `ControlSequenceProtocol.final`, from the packed storage.
     @inlinable public var final: UInt8 { storedFinal }
+    /// `ControlSequenceProtocol.paramsOverflowed`, from the packed storage.
     @inlinable public var paramsOverflowed: Bool { storedOverflow }
+    /// `ControlSequenceProtocol.plainFinal`, from the packed storage.
     @inlinable public var plainFinal: UInt8 {
         header & 0xFFFF_FFFF_0000_00FF == 0 ? storedFinal : 0
     }
+    /// `ControlSequenceProtocol.subparameterMask`, from the packed storage.
     @inlinable public var subparameterMask: UInt32 { colonAfter }
+    /// `ControlSequenceProtocol.presenceMask`, from the packed storage.
     @inlinable public var presenceMask: UInt32 { present }
 
     /// An empty sequence: no parameters, no prefix, no intermediates, final 0.
@@ -217,11 +225,13 @@ public struct ControlSequence: ControlSequenceProtocol, Sendable {
         storedFinal = final
     }
 
+    /// `ControlSequenceProtocol`'s subscript, from the packed storage.
     @inlinable public subscript(index: Int) -> Int {
         index >= 0 && index < count ? Int(value(at: index)) : 0
     }
 
-    // A copy of the values: a value has no address of its own to lend.
+    /// `ControlSequenceProtocol.withParameterValues(_:)`, over a copy of the
+    /// values: a value has no address of its own to lend.
     @inlinable
     public func withParameterValues<Result>(_ body: (UnsafeBufferPointer<UInt16>) throws -> Result) rethrows -> Result {
         var copy = values
@@ -259,14 +269,23 @@ public struct ControlSequenceView: ControlSequenceProtocol {
 
     // The reading API (documented in ControlSequenceProtocol): the stored
     // parts read in place through the pointer.
+    /// `ControlSequenceProtocol.count`, read in place.
     @inlinable public var count: Int { base.pointee.count }
+    /// `ControlSequenceProtocol.prefix`, read in place.
     @inlinable public var prefix: UInt8 { base.pointee.prefix }
+    /// `ControlSequenceProtocol.intermediates`, read in place.
     @inlinable public var intermediates: Intermediates { base.pointee.intermediates }
+    /// `ControlSequenceProtocol.final`, read in place.
     @inlinable public var final: UInt8 { base.pointee.final }
+    /// `ControlSequenceProtocol.paramsOverflowed`, read in place.
     @inlinable public var paramsOverflowed: Bool { base.pointee.paramsOverflowed }
+    /// `ControlSequenceProtocol.plainFinal`, read in place.
     @inlinable public var plainFinal: UInt8 { base.pointee.plainFinal }
+    /// `ControlSequenceProtocol.subparameterMask`, read in place.
     @inlinable public var subparameterMask: UInt32 { base.pointee.subparameterMask }
+    /// `ControlSequenceProtocol.presenceMask`, read in place.
     @inlinable public var presenceMask: UInt32 { base.pointee.presenceMask }
+    /// `ControlSequenceProtocol`'s subscript, read in place.
     @inlinable public subscript(index: Int) -> Int {
         index >= 0 && index < count ? Int(base.pointee.value(at: index)) : 0
     }
@@ -281,7 +300,7 @@ public struct ControlSequenceView: ControlSequenceProtocol {
         UnsafeRawBufferPointer(start: UnsafeRawPointer(base.pointer(to: \.values)!), count: count &* 2)
     }
 
-    // In place: no copy.
+    /// `ControlSequenceProtocol.withParameterValues(_:)`, in place: no copy.
     @inlinable
     public func withParameterValues<Result>(_ body: (UnsafeBufferPointer<UInt16>) throws -> Result) rethrows
         -> Result

@@ -23,7 +23,7 @@ public struct Preview: Equatable, Sendable {
         public let description: String
     }
 
-    /// Decodes the JSON with the wire's reader (``JSONReader``), which
+    /// Decodes the JSON with the wire frames' reader (`JSONReader`), which
     /// turns lone surrogate escapes (`"\ud800"`, written when a string is cut
     /// by UTF-16 index) into U+FFFD instead of failing. Of a key given twice,
     /// the last counts; fields other than the four are skipped.
