@@ -1,7 +1,27 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependencies point one way: VTParser <- TermCore <- termengine.
+// The module graph (docs/ARCHITECTURE.md, "Modules"): dependencies point one
+// way, each module has one job and imports only what is listed here.
+//
+//   VTParser <- TermCore <-+- TermReplay <- TermRender <- TermAttach <-+
+//                          +- TermPTY <--------------------------------+
+//                          +-------------------------------------------+- termengine
+//   CommandLineOptions <- termengine, termbench
+//
+//   VTParser      bytes -> actions; the standard library only.
+//   TermCore      Terminal, Snapshot, the one SGR writer; VTParser and the C
+//                 library (no Foundation).
+//   TermReplay    the whole state as the stream that rebuilds it (compaction,
+//                 comparison); TermCore only.
+//   TermRender    renderers of Snapshots (text, ANSI through TermReplay's
+//                 encoder, HTML, PNG); TermCore, TermReplay, CZlib.
+//   TermAttach    the web-terminal client, the only module on the network;
+//                 TermCore, TermRender (thumbnails), CTLSShim on Linux.
+//   TermPTY       programs on a pseudo-terminal; TermCore, CPTYShim on Linux.
+//   CommandLineOptions  the CLI's and termbench's argument reader (no product).
+//   termengine    the CLI, on top of all of them.
+//
 // VTParser and TermCore depend on nothing but the Swift standard library and
 // the C library. TermCore's Unicode data (widths, grapheme breaks) is
 // generated from utf8proc into committed Swift tables (Corpus/tools/
@@ -35,6 +55,7 @@ let package = Package(
         .library(name: "VTParser", targets: ["VTParser"]),
         .library(name: "TermCore", targets: ["TermCore"]),
         .executable(name: "termengine", targets: ["termengine"]),
+        .library(name: "TermReplay", targets: ["TermReplay"]),
         .library(name: "TermRender", targets: ["TermRender"]),
         .library(name: "TermAttach", targets: ["TermAttach"]),
         .library(name: "TermPTY", targets: ["TermPTY"]),
@@ -46,7 +67,11 @@ let package = Package(
             providers: [.apt(["libutf8proc-dev"]), .brew(["utf8proc"])]
         ),
         .target(name: "TermCore", dependencies: ["VTParser"]),
-        .executableTarget(name: "termengine", dependencies: ["TermCore", "TermRender", "TermAttach", "TermPTY"]),
+        // The command-line reader the CLI and termbench share (not a product).
+        .target(name: "CommandLineOptions"),
+        .executableTarget(
+            name: "termengine",
+            dependencies: ["CommandLineOptions", "TermCore", "TermReplay", "TermRender", "TermAttach", "TermPTY"]),
         // Programs on a pseudo-terminal feeding a Terminal (Linux and macOS;
         // the module is empty elsewhere): `termengine run`, local front ends.
         // glibc's PTY calls, which Swift's Glibc module does not declare,
@@ -58,11 +83,14 @@ let package = Package(
         .testTarget(name: "TermPTYTests", dependencies: ["TermPTY", "TermCore", "TestSupport"]),
         // PNG thumbnails deflate through the system zlib (Debian: zlib1g-dev).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .target(name: "TermRender", dependencies: ["TermCore", "CZlib"]),
+        .target(name: "TermReplay", dependencies: ["TermCore"]),
+        .target(name: "TermRender", dependencies: ["TermCore", "TermReplay", "CZlib"]),
         .executableTarget(
-            name: "render-bench", dependencies: ["TermCore", "TermRender"], path: "Benchmarks/RenderBench"),
+            name: "render-bench", dependencies: ["TermCore", "TermReplay", "TermRender"], path: "Benchmarks/RenderBench"
+        ),
         .executableTarget(name: "resize-bench", dependencies: ["TermCore"], path: "Benchmarks/ResizeBench"),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TermReplayTests", dependencies: ["TermReplay", "TermRender", "TermCore", "TestSupport"]),
         .testTarget(name: "TermRenderTests", dependencies: ["TermRender", "TermCore", "TestSupport"]),
         // TermAttach is the only module that touches the network. On Linux its
         // TLS goes through the system OpenSSL (Debian: libssl-dev) behind a
@@ -84,7 +112,8 @@ let package = Package(
         // counter it links so that allocations during a feed can be counted.
         .target(name: "CAllocCounter", path: "Benchmarks/CAllocCounter"),
         .executableTarget(
-            name: "termbench", dependencies: ["TermCore", "CAllocCounter"], path: "Benchmarks/TermBench"),
+            name: "termbench", dependencies: ["CommandLineOptions", "TermCore", "CAllocCounter"],
+            path: "Benchmarks/TermBench"),
         .testTarget(name: "VTParserTests", dependencies: ["VTParser", "TestSupport"]),
         .testTarget(name: "TermCoreTests", dependencies: ["TermCore", "VTParser", "TestSupport"] + utf8procReference),
     ],

@@ -25,7 +25,7 @@ set -euo pipefail
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 cd "$(dirname "$self")/.."
 
-all=(VTParser TermCore TermRender TermAttach TermPTY)
+all=(VTParser TermCore TermReplay TermRender TermAttach TermPTY)
 modules=("$@")
 [ ${#modules[@]} -gt 0 ] || modules=("${all[@]}")
 # Articles: a docs/ file and the module whose catalog it joins, under the name

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Every test: the Swift suites (unit, conformance harnesses, property and
-# robustness tests), then the comparison of real program recordings with tmux.
+# robustness tests, and the real program recordings against tmux, which
+# TermAttachTests/TmuxRecordingTests.swift runs through compare_tmux.py),
+# then the end-to-end runs below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 swift build
 swift test
-python3 Corpus/tools/compare_tmux.py --engine .build/debug/termengine
 # `termengine run` end to end in tmux: the screen drawn through the engine
 # against the same programs (sh, less, vim) run directly, exit, modes,
 # resizes and the detach key.
@@ -45,11 +46,11 @@ bash scripts/docs.sh
 # the run, and the input's path is printed.
 step "fuzz smoke: every target for 10 s"
 FUZZ_ARGS="-seed=1" bash scripts/fuzz.sh all 10
-step "AddressSanitizer: VTParser, TermCore, TermRender suites"
+step "AddressSanitizer: VTParser, TermCore, TermReplay, TermRender suites"
 swift build --build-tests --sanitize=address --scratch-path .build/sanitize-address
 LSAN_OPTIONS="suppressions=$PWD/Tests/Sanitizers/lsan.supp" \
     swift test --skip-build --sanitize=address --scratch-path .build/sanitize-address \
-    --filter 'VTParserTests|TermCoreTests|TermRenderTests'
+    --filter 'VTParserTests|TermCoreTests|TermReplayTests|TermRenderTests'
 step "ThreadSanitizer: TermAttach, snapshots, the locked terminal and embedding suites"
 swift build --build-tests --sanitize=thread --scratch-path .build/sanitize-thread
 # The hostile-server suite bounds a release-like CLI's resident size and

@@ -1,6 +1,7 @@
 import Foundation
 import TermCore
 @_spi(Benchmarks) import TermRender
+import TermReplay
 
 // render-bench: thumbnails per second from 24 KB previews, snapshot cost
 // with 0, 1 and all rows changed, feed throughput while another thread

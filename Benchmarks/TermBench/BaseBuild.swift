@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 
 /// `termbench run --base REV`: TermEngine as it was at git revision REV,
@@ -32,16 +33,16 @@ struct BaseBuild {
         let description: String
     }
 
-    /// Exports and builds REV. Throws `Options.Failure` when REV names no
+    /// Exports and builds REV. Throws `Arguments.Failure` when REV names no
     /// commit (a mistake on the command line) and `Unusable` when the base
     /// cannot be built or measured (the run then goes on without it).
     static func prepare(revision: String) throws -> BaseBuild {
         guard let root = git(["rev-parse", "--show-toplevel"]) else {
-            throw Options.Failure("--base needs a git checkout (run termbench from the repository)")
+            throw Arguments.Failure("--base needs a git checkout (run termbench from the repository)")
         }
         guard let commit = git(["-C", root, "rev-parse", "--verify", "--quiet", revision + "^{commit}"]),
             let shortCommit = git(["-C", root, "rev-parse", "--short", commit])
-        else { throw Options.Failure("--base: '\(revision)' is not a commit of \(root)") }
+        else { throw Arguments.Failure("--base: '\(revision)' is not a commit of \(root)") }
         let directory = root + "/Benchmarks/build/base-" + shortCommit
         let source = directory + "/src"
         let stamp = source + "/.termbench-base-commit"

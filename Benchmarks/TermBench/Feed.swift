@@ -1,4 +1,5 @@
 import CAllocCounter
+import CommandLineOptions
 import Foundation
 import TermCore
 
@@ -46,10 +47,10 @@ enum FeedCommand {
         var storage: [String] = []
     }
 
-    static func run(_ options: inout Options) throws {
+    static func run(_ options: inout Arguments) throws {
         let engineName = try options.value("--engine") ?? "termengine"
         guard let engine = Engine(rawValue: engineName) else {
-            throw Options.Failure("--engine must be termengine or memchr, got '\(engineName)'")
+            throw Arguments.Failure("--engine must be termengine or memchr, got '\(engineName)'")
         }
         let runs = try options.integer("--runs", in: 1...1000, default: 5)
         let warmup = try options.integer("--warmup", in: 0...100, default: 1)
@@ -59,7 +60,7 @@ enum FeedCommand {
         guard positionals.count == 3,
             let columns = Int(positionals[1]), Terminal.Limits.dimensions.contains(columns),
             let rows = Int(positionals[2]), Terminal.Limits.dimensions.contains(rows)
-        else { throw Options.Failure("usage: \(usage)") }
+        else { throw Arguments.Failure("usage: \(usage)") }
         let bytes = try readFile(positionals[0])
 
         if dump {
@@ -168,10 +169,10 @@ enum FeedCommand {
 /// compares like with like (Foundation's Data would make it two).
 func readFile(_ path: String) throws -> [UInt8] {
     let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { throw Options.Failure("cannot read \(path): \(String(cString: strerror(errno)))") }
+    guard fd >= 0 else { throw Arguments.Failure("cannot read \(path): \(String(cString: strerror(errno)))") }
     defer { close(fd) }
     var status = stat()
-    guard fstat(fd, &status) == 0 else { throw Options.Failure("cannot stat \(path)") }
+    guard fstat(fd, &status) == 0 else { throw Arguments.Failure("cannot stat \(path)") }
     let size = Int(status.st_size)
     var failure: Int32 = 0
     let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
@@ -185,7 +186,7 @@ func readFile(_ path: String) throws -> [UInt8] {
             count += got
         }
     }
-    guard failure == 0 else { throw Options.Failure("cannot read \(path): \(String(cString: strerror(failure)))") }
+    guard failure == 0 else { throw Arguments.Failure("cannot read \(path): \(String(cString: strerror(failure)))") }
     return bytes
 }
 

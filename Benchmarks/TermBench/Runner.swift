@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 
 #if canImport(Glibc)
@@ -145,7 +146,7 @@ struct Runner {
     var commandLine = ""
     let loadAverageAtStart = loadAverage()
 
-    init(_ options: inout Options) throws {
+    init(_ options: inout Arguments) throws {
         commandLine = CommandLine.arguments.joined(separator: " ")
         quick = options.flag("--quick")
         if quick {
@@ -156,7 +157,7 @@ struct Runner {
         corpusDirectory = try options.value("--corpus") ?? corpusDirectory
         if let list = try options.list("--sizes") {
             sizes = try list.map { text in
-                guard let size = TerminalSize(text) else { throw Options.Failure("--sizes: bad size '\(text)'") }
+                guard let size = TerminalSize(text) else { throw Arguments.Failure("--sizes: bad size '\(text)'") }
                 return size
             }
         }
@@ -172,7 +173,7 @@ struct Runner {
         outputDirectory = try options.value("--out") ?? outputDirectory
         baseRevision = try options.value("--base").flatMap { $0.isEmpty ? nil : $0 }
         let extra = try options.positionals()
-        guard extra.isEmpty else { throw Options.Failure("unexpected arguments: \(extra.joined(separator: " "))") }
+        guard extra.isEmpty else { throw Arguments.Failure("unexpected arguments: \(extra.joined(separator: " "))") }
     }
 
     /// Exports and builds `--base REV` (see `BaseBuild`). A base that cannot

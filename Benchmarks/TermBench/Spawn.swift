@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 
 #if canImport(Glibc)
@@ -61,7 +62,7 @@ func spawnAndWait(_ argv: [String], timeout: Double) throws -> ChildResult {
     func spawnDirect(_ argv: [String], timeout: Double, environment: [String: String] = [:]) throws -> ChildResult {
         var outPipe: [Int32] = [0, 0]
         var errPipe: [Int32] = [0, 0]
-        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw Options.Failure("pipe failed: \(errno)") }
+        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw Arguments.Failure("pipe failed: \(errno)") }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -97,7 +98,7 @@ func spawnAndWait(_ argv: [String], timeout: Double) throws -> ChildResult {
         guard spawned == 0 else {
             close(outPipe[0])
             close(errPipe[0])
-            throw Options.Failure("cannot start \(argv[0]): \(String(cString: strerror(spawned)))")
+            throw Arguments.Failure("cannot start \(argv[0]): \(String(cString: strerror(spawned)))")
         }
 
         var output: [UInt8] = []
@@ -151,7 +152,7 @@ func spawnAndWait(_ argv: [String], timeout: Double) throws -> ChildResult {
     func spawnDirect(_ argv: [String], timeout: Double, environment: [String: String] = [:]) throws -> ChildResult {
         // glibc's posix_spawn types are structs (Apple's are pointers), and
         // wait4's ru_maxrss is in KiB on Linux only: termbench is Linux's.
-        throw Options.Failure("termbench runs on Linux only")
+        throw Arguments.Failure("termbench runs on Linux only")
     }
 #endif
 

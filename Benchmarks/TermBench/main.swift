@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 
 // termbench: TermEngine's throughput and memory benchmark (docs/PERFORMANCE.md).
@@ -18,7 +19,7 @@ let usage = """
 
 func main() -> Int32 {
     let command = CommandLine.arguments.dropFirst().first ?? "run"
-    var options = Options(CommandLine.arguments.dropFirst(2))
+    var options = Arguments(CommandLine.arguments.dropFirst(2))
     do {
         switch command {
         case "feed":
@@ -48,6 +49,8 @@ func main() -> Int32 {
             log("termbench: unknown command '\(command)'\n\(usage)")
             return 2
         }
+    } catch is Arguments.HelpRequested {
+        print(usage)
     } catch {
         log("termbench \(command): \(error)")
         return 2

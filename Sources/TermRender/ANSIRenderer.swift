@@ -1,4 +1,5 @@
 import TermCore
+import TermReplay
 
 /// Renders a `Snapshot` as an escape stream: fed into a fresh terminal of
 /// the snapshot's size, it reproduces the screen, the scrollback lines the
@@ -18,8 +19,10 @@ public enum ANSIRenderer {
     /// `scrollback` lines (the snapshot's scrollback lines must fit).
     /// - Complexity: O(cells in the snapshot).
     public static func render(_ snapshot: Snapshot, scrollback: Int = Terminal.Limits.defaultScrollback) -> [UInt8] {
-        let image = TerminalImage(snapshot: snapshot)
-        let encoder = StateEncoder(image: image, scrollback: max(scrollback, snapshot.scrollbackRange.count))
+        // TermReplay's state encoder, which the replay compactor also uses:
+        // a snapshot is the part of a terminal's state a front end draws.
+        let capture = StateCapture(snapshot: snapshot)
+        let encoder = StateEncoder(capture: capture, scrollback: max(scrollback, snapshot.scrollbackRange.count))
         return encoder.encode()
     }
 

@@ -1,4 +1,5 @@
 import TermCore
+import TermReplay
 
 /// Renders a `Snapshot` as an HTML fragment: a `<pre>` of the screen rows,
 /// one `<span>` per run of equal style with inline colours, text escaped,
@@ -84,5 +85,6 @@ public enum HTMLRenderer {
         return out
     }
 
+    /// `#rrggbb`, the form the state encoder writes for OSC 4 (TermReplay).
     static func css(_ color: RGB) -> String { Palette.hex(color) }
 }

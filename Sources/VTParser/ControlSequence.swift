@@ -53,9 +53,68 @@ public struct Intermediates: Equatable, Sendable {
     }
 }
 
+/// The reading API of a control sequence, declared once for the value
+/// (``ControlSequence``) and the view of it a handler is lent
+/// (``ControlSequenceView``), as `StringProtocol` is for `String` and
+/// `Substring`.
+///
+/// Each type implements the stored parts; the rest (``count(at:default:)``,
+/// ``isPresent(_:)``, ``hasSubparameter(after:)``) is written once here.
+/// Everything is `@inlinable`, so a handler's call on a concrete view
+/// compiles to the same loads as before the protocol existed.
+public protocol ControlSequenceProtocol {
+    /// How many parameters the sequence has, empty ones included.
+    var count: Int { get }
+    /// The private-parameter prefix (`?`, `>`, `<` or `=`), or 0 when absent.
+    var prefix: UInt8 { get }
+    /// The intermediate bytes before the final byte.
+    var intermediates: Intermediates { get }
+    /// The final byte (0x40–0x7E).
+    var final: UInt8 { get }
+    /// True when the sequence had more than ``ControlSequence/maxParams`` parameters.
+    var paramsOverflowed: Bool { get }
+    /// The final byte when the sequence has neither a prefix nor
+    /// intermediates, the form of most sequences (CUP, SGR, ED…), else 0:
+    /// one test for a handler's common cases.
+    var plainFinal: UInt8 { get }
+    /// Bit `i` set: parameter `i` is followed by a colon sub-parameter.
+    var subparameterMask: UInt32 { get }
+    /// Bit `i` set: parameter `i` was given with digits (an empty parameter
+    /// means "default" and reads as 0).
+    var presenceMask: UInt32 { get }
+    /// Parameter `index` as a number (0 when empty or absent).
+    subscript(index: Int) -> Int { get }
+    /// Calls `body` with the parameter values as a buffer of ``count``
+    /// entries (empty parameters read 0), valid only during the call: for
+    /// handlers that read many parameters (SGR), one read instead of one a
+    /// parameter.
+    func withParameterValues<Result>(_ body: (UnsafeBufferPointer<UInt16>) throws -> Result) rethrows -> Result
+}
+
+extension ControlSequenceProtocol {
+    /// Parameter `index`, or `defaultValue` when it is absent, empty or 0
+    /// (the rule for counts and positions: "a parameter value of zero or one
+    /// moves the active position by one", ECMA-48 §8.3).
+    @inlinable public func count(at index: Int, default defaultValue: Int = 1) -> Int {
+        let value = self[index]
+        return value == 0 ? defaultValue : value
+    }
+
+    /// True when parameter `index` was given with digits.
+    @inlinable public func isPresent(_ index: Int) -> Bool {
+        index < count && presenceMask & (1 << UInt32(index)) != 0
+    }
+
+    /// True when parameter `index` is followed by a colon sub-parameter.
+    @inlinable public func hasSubparameter(after index: Int) -> Bool {
+        index < count && subparameterMask & (1 << UInt32(index)) != 0
+    }
+}
+
 /// The parameters, prefix, intermediates and final byte of a CSI sequence or
 /// of a DCS header, held in fixed storage so that dispatch never allocates.
-public struct ControlSequence: Sendable {
+/// Its reading API is ``ControlSequenceProtocol``'s.
+public struct ControlSequence: ControlSequenceProtocol, Sendable {
     /// The most parameters kept. xterm keeps 30 (NPARAM in its charproc.c);
     /// 32 leaves room for SGR lines with colon sub-parameters. Further
     /// parameters are dropped and the sequence is marked ``paramsOverflowed``.
@@ -125,21 +184,26 @@ public struct ControlSequence: Sendable {
         set { header = header & 0xFFFF_FFFF | UInt64(newValue.bits) << 32 }
     }
 
-    /// How many parameters the sequence has, empty ones included.
+    // The reading API (ControlSequenceProtocol documents it), from the
+    // packed storage above.
+    /// `ControlSequenceProtocol.count`, from the packed storage.
     @inlinable public var count: Int { storedCount }
-    /// The private-parameter prefix (`?`, `>`, `<` or `=`), or 0 when absent.
+    /// `ControlSequenceProtocol.prefix`, from the packed storage.
     @inlinable public var prefix: UInt8 { storedPrefix }
-    /// The intermediate bytes before the final byte.
+    /// `ControlSequenceProtocol.intermediates`, from the packed storage.
     @inlinable public var intermediates: Intermediates { storedIntermediates }
-    /// The final byte (0x40–0x7E).
+    /// `ControlSequenceProtocol.final`, from the packed storage.
     @inlinable public var final: UInt8 { storedFinal }
-    /// True when the sequence had more than ``maxParams`` parameters.
+    /// `ControlSequenceProtocol.paramsOverflowed`, from the packed storage.
     @inlinable public var paramsOverflowed: Bool { storedOverflow }
-    /// The final byte when the sequence has neither a prefix nor
-    /// intermediates, the form of most sequences (CUP, SGR, ED…), else 0.
+    /// `ControlSequenceProtocol.plainFinal`, from the packed storage.
     @inlinable public var plainFinal: UInt8 {
         header & 0xFFFF_FFFF_0000_00FF == 0 ? storedFinal : 0
     }
+    /// `ControlSequenceProtocol.subparameterMask`, from the packed storage.
+    @inlinable public var subparameterMask: UInt32 { colonAfter }
+    /// `ControlSequenceProtocol.presenceMask`, from the packed storage.
+    @inlinable public var presenceMask: UInt32 { present }
 
     /// An empty sequence: no parameters, no prefix, no intermediates, final 0.
     /// The parser keeps one and refills it in place for each sequence.
@@ -161,41 +225,19 @@ public struct ControlSequence: Sendable {
         storedFinal = final
     }
 
-    /// Parameter `index` as a number (0 when empty or absent).
+    /// `ControlSequenceProtocol`'s subscript, from the packed storage.
     @inlinable public subscript(index: Int) -> Int {
         index >= 0 && index < count ? Int(value(at: index)) : 0
     }
 
-    /// Parameter `index`, or `defaultValue` when it is absent, empty or 0
-    /// (the rule for counts and positions: "a parameter value of zero or one
-    /// moves the active position by one", ECMA-48 §8.3).
-    @inlinable public func count(at index: Int, default defaultValue: Int = 1) -> Int {
-        let value = self[index]
-        return value == 0 ? defaultValue : value
-    }
-
-    /// True when parameter `index` was given with digits.
-    @inlinable public func isPresent(_ index: Int) -> Bool {
-        index < count && present & (1 << UInt32(index)) != 0
-    }
-
-    /// Bit `i` set: parameter `i` is followed by a colon sub-parameter.
-    @inlinable public var subparameterMask: UInt32 { colonAfter }
-
-    /// Calls `body` with the parameter values as a buffer of ``count``
-    /// entries (empty parameters read 0), valid only during the call: for
-    /// handlers that read many parameters (SGR), one copy instead of one per read.
+    /// `ControlSequenceProtocol.withParameterValues(_:)`, over a copy of the
+    /// values: a value has no address of its own to lend.
     @inlinable
     public func withParameterValues<Result>(_ body: (UnsafeBufferPointer<UInt16>) throws -> Result) rethrows -> Result {
         var copy = values
         return try withUnsafeBytes(of: &copy) { raw in
             try body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt16.self), count: count))
         }
-    }
-
-    /// True when parameter `index` is followed by a colon sub-parameter.
-    @inlinable public func hasSubparameter(after index: Int) -> Bool {
-        index < count && colonAfter & (1 << UInt32(index)) != 0
     }
 
     /// Clears everything but the values, which the parser overwrites for
@@ -214,8 +256,9 @@ public struct ControlSequence: Sendable {
 /// Handing over a view instead of the value spares a copy of the sequence
 /// for every CSI, and the copy's wide loads right after the parser's narrow
 /// stores of the parameters (a store-forwarding stall on every sequence of
-/// cursor-motion and colour-heavy output).
-public struct ControlSequenceView {
+/// cursor-motion and colour-heavy output). Its reading API is
+/// ``ControlSequenceProtocol``'s, read through the pointer.
+public struct ControlSequenceView: ControlSequenceProtocol {
     @usableFromInline let base: UnsafePointer<ControlSequence>
 
     /// A view of the sequence at `base`, which must stay valid and unchanged
@@ -224,40 +267,27 @@ public struct ControlSequenceView {
         self.base = base
     }
 
-    /// How many parameters the sequence has, empty ones included.
+    // The reading API (documented in ControlSequenceProtocol): the stored
+    // parts read in place through the pointer.
+    /// `ControlSequenceProtocol.count`, read in place.
     @inlinable public var count: Int { base.pointee.count }
-    /// The private-parameter prefix (`?`, `>`, `<` or `=`), or 0 when absent.
+    /// `ControlSequenceProtocol.prefix`, read in place.
     @inlinable public var prefix: UInt8 { base.pointee.prefix }
-    /// The intermediate bytes before the final byte.
+    /// `ControlSequenceProtocol.intermediates`, read in place.
     @inlinable public var intermediates: Intermediates { base.pointee.intermediates }
-    /// The final byte (0x40–0x7E).
+    /// `ControlSequenceProtocol.final`, read in place.
     @inlinable public var final: UInt8 { base.pointee.final }
-    /// True when the sequence had more than ``ControlSequence/maxParams`` parameters.
+    /// `ControlSequenceProtocol.paramsOverflowed`, read in place.
     @inlinable public var paramsOverflowed: Bool { base.pointee.paramsOverflowed }
-    /// The final byte when the sequence has neither a prefix nor
-    /// intermediates, else 0: one test for a handler's common cases.
+    /// `ControlSequenceProtocol.plainFinal`, read in place.
     @inlinable public var plainFinal: UInt8 { base.pointee.plainFinal }
-    /// Bit `i` set: parameter `i` is followed by a colon sub-parameter.
+    /// `ControlSequenceProtocol.subparameterMask`, read in place.
     @inlinable public var subparameterMask: UInt32 { base.pointee.subparameterMask }
-
-    /// Parameter `index` as a number (0 when empty or absent).
+    /// `ControlSequenceProtocol.presenceMask`, read in place.
+    @inlinable public var presenceMask: UInt32 { base.pointee.presenceMask }
+    /// `ControlSequenceProtocol`'s subscript, read in place.
     @inlinable public subscript(index: Int) -> Int {
         index >= 0 && index < count ? Int(base.pointee.value(at: index)) : 0
-    }
-
-    /// Parameter `index`, or `defaultValue` when it is absent, empty or 0
-    /// (ECMA-48 §8.3: a value of zero or one moves the active position by one).
-    @inlinable public func count(at index: Int, default defaultValue: Int = 1) -> Int {
-        let value = self[index]
-        return value == 0 ? defaultValue : value
-    }
-
-    /// True when parameter `index` was given with digits.
-    @inlinable public func isPresent(_ index: Int) -> Bool { base.pointee.isPresent(index) }
-
-    /// True when parameter `index` is followed by a colon sub-parameter.
-    @inlinable public func hasSubparameter(after index: Int) -> Bool {
-        base.pointee.hasSubparameter(after: index)
     }
 
     /// The parameter values' bytes, ``count`` 16-bit values in the
@@ -270,9 +300,7 @@ public struct ControlSequenceView {
         UnsafeRawBufferPointer(start: UnsafeRawPointer(base.pointer(to: \.values)!), count: count &* 2)
     }
 
-    /// Calls `body` with the parameter values as a buffer of ``count``
-    /// entries (empty parameters read 0), read in place: valid only during
-    /// the call.
+    /// `ControlSequenceProtocol.withParameterValues(_:)`, in place: no copy.
     @inlinable
     public func withParameterValues<Result>(_ body: (UnsafeBufferPointer<UInt16>) throws -> Result) rethrows
         -> Result

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Dispatch
 import Foundation
 import TermAttach

@@ -1,6 +1,7 @@
+import CommandLineOptions
 import Foundation
 import TermCore
-import TermRender
+import TermReplay
 
 /// `termengine compact`: the shortest stream found that rebuilds the final
 /// state of a replay (see ``ReplayCompactor``).

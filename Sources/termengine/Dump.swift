@@ -1,3 +1,4 @@
+import CommandLineOptions
 import TermCore
 
 /// `termengine dump`: the `vtdump/1` JSON of the state after a replay

@@ -11,6 +11,12 @@ import TermRender
 /// terminal, so ``update(to:status:within:)`` clips to the outer size and
 /// never leaves the cursor in a pending wrap before an erase (xterm's EL then
 /// clears the last column).
+///
+/// Each run's rendition and link are written by TermRender's ``ANSIRenderer``
+/// (`CSI 0;… m` from TermCore's one SGR writer, OSC 8), so everything the
+/// engine stores reaches the outer terminal: the underline styles (`4:3`
+/// curly, `4:4` dotted, `4:5` dashed), the underline colour (58) and overline
+/// (53) included.
 struct ScreenPainter {
     private var last: Snapshot?
     private var lastStatus = ""
@@ -86,7 +92,7 @@ struct ScreenPainter {
         var out = ""
         var link: Hyperlink?
         for run in runs where run.column < columns {
-            out += run.style == Style() ? "\u{1B}[0m" : sgr(run.style)
+            out += ANSIRenderer.sgr(run.style)
             out += linkChange(from: &link, to: run.hyperlink)
             if run.column + run.width <= columns {
                 out += run.text
@@ -140,17 +146,13 @@ struct ScreenPainter {
         var out = ""
         var link: Hyperlink?
         for run in line.runs {
-            out += run.style == Style() ? "\u{1B}[0m" : sgr(run.style)
+            out += ANSIRenderer.sgr(run.style)
             out += linkChange(from: &link, to: run.hyperlink)
             out += run.text
         }
         if link != nil { out += ANSIRenderer.hyperlink(nil) }
         return out
     }
-
-    /// The SGR sequence that sets `style` from a reset (TermCore's one SGR
-    /// writer: underline styles and colours included).
-    static func sgr(_ style: Style) -> String { SGRWriter.sequence(setting: style) }
 
     /// The OSC 8 that moves from the link `current` to `next` ("" when they
     /// are the same), which becomes current.

@@ -1,4 +1,6 @@
+import CommandLineOptions
 import Foundation
+import TermAttach
 import TermCore
 import TermRender
 

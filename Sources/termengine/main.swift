@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 
 // termengine: the command-line front end of TermEngine.

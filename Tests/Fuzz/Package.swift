@@ -16,11 +16,11 @@ func core(_ name: String) -> Target.Dependency { .product(name: name, package: r
 // One entry per fuzz target: the name scripts/fuzz.sh takes (the product is
 // fuzz-<name>), its module under Sources/, and the modules it drives.
 let fuzzers: [(name: String, module: String, dependencies: [Target.Dependency])] = [
-    ("terminal", "FuzzTerminal", [core("TermCore"), core("TermRender")]),
-    ("compaction", "FuzzCompaction", [core("TermCore"), core("TermRender")]),
+    ("terminal", "FuzzTerminal", [core("TermCore"), core("TermReplay"), core("TermRender")]),
+    ("compaction", "FuzzCompaction", [core("TermCore"), core("TermReplay")]),
     ("wire", "FuzzWire", [core("TermAttach")]),
     ("websocket", "FuzzWebSocket", [core("TermAttach")]),
-    ("preview", "FuzzPreview", [core("TermCore"), core("TermRender")]),
+    ("preview", "FuzzPreview", [core("TermCore"), core("TermAttach"), core("TermRender")]),
     ("title", "FuzzTitle", [core("TermCore")]),
 ]
 

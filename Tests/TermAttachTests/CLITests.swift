@@ -11,7 +11,8 @@ struct CLITests {
         try PackageExecutable("termengine").run(arguments)
     }
 
-    @Test func `attach --send --until --dump prints the vtdump of the final screen`() throws {
+    @Test("attach --send --until --dump prints the vtdump of the final screen")
+    func attachSendUntilDumpPrintsTheVtdumpOfTheFinalScreen() throws {
         let peer = try TestPeer()
         defer { peer.stop() }
         let run = try Self.run([
@@ -31,7 +32,8 @@ struct CLITests {
         #expect(lines.last?.contains("50×6") == true)
     }
 
-    @Test func `failures exit non-zero with one line naming the problem`() throws {
+    @Test("failures exit non-zero with one line naming the problem")
+    func failuresExitNonZeroWithOneLineNamingTheProblem() throws {
         let peer = try TestPeer()
         defer { peer.stop() }
         let origin = try Self.run(["attach", peer.baseURL, "--new", "--origin", "http://evil.example", "--dump"])
@@ -51,7 +53,9 @@ struct CLITests {
         #expect(refused.errors.split(separator: "\n").count == 1)
     }
 
-    @Test func `sessions --thumbnails writes a valid PNG per session`() throws {
+    @Test("sessions --thumbnails writes a valid PNG per session") func sessionsThumbnailsWritesAValidPNGPerSession()
+        throws
+    {
         let peer = try TestPeer()
         defer { peer.stop() }
         for text in [#"echo one\r"#, #"printf '\\033[31mred\\033[0m\\n'\r"#] {

@@ -61,7 +61,8 @@ struct PeerTests {
         return id
     }
 
-    @Test func `new session, echo hi, output seen; resize reaches the PTY`() async throws {
+    @Test("new session, echo hi, output seen; resize reaches the PTY")
+    func newSessionEchoHiOutputSeenResizeReachesThePTY() async throws {
         let peer = try TestPeer()
         let session = AttachSession(configuration: configuration(peer))
         var events = session.events.makeAsyncIterator()
@@ -76,7 +77,8 @@ struct PeerTests {
         peer.stop()
     }
 
-    @Test func `re-attach by id gives the same screen and scrollback as a fresh replay, no duplicates`() async throws {
+    @Test("re-attach by id gives the same screen and scrollback as a fresh replay, no duplicates")
+    func reAttachByIdGivesTheSameScreenAndScrollbackAsAFreshReplayNoDuplicates() async throws {
         let peer = try TestPeer()
         let first = AttachSession(configuration: configuration(peer, columns: 40, rows: 5))
         var events = first.events.makeAsyncIterator()
@@ -104,7 +106,8 @@ struct PeerTests {
         peer.stop()
     }
 
-    @Test func `a reset in the middle of the replay reconnects and ends with the same screen`() async throws {
+    @Test("a reset in the middle of the replay reconnects and ends with the same screen")
+    func aResetInTheMiddleOfTheReplayReconnectsAndEndsWithTheSameScreen() async throws {
         let peer = try TestPeer()
         let writer = AttachSession(configuration: configuration(peer, columns: 40, rows: 5))
         var events = writer.events.makeAsyncIterator()
@@ -132,7 +135,8 @@ struct PeerTests {
         peer.stop()
     }
 
-    @Test func `an 8 MiB replay is accepted; over the limit it is replayTooLarge without a retry loop`() async throws {
+    @Test("an 8 MiB replay is accepted; over the limit it is replayTooLarge without a retry loop")
+    func an8MiBReplayIsAcceptedOverTheLimitItIsReplayTooLargeWithoutARetryLoop() async throws {
         let peer = try TestPeer(["--ring", "\(9 << 20)", "--prefill", "\(8 << 20)"])
         let session = AttachSession(configuration: configuration(peer))
         var events = session.events.makeAsyncIterator()
@@ -155,7 +159,8 @@ struct PeerTests {
         peer.stop()
     }
 
-    @Test func `a wrong Origin gets the actionable message and no retry`() async throws {
+    @Test("a wrong Origin gets the actionable message and no retry")
+    func aWrongOriginGetsTheActionableMessageAndNoRetry() async throws {
         let peer = try TestPeer()
         let session = AttachSession(
             configuration: configuration(peer, connect: ConnectOptions(origin: "http://evil.example:1234")))
@@ -172,7 +177,9 @@ struct PeerTests {
         peer.stop()
     }
 
-    @Test func `kill via DELETE closes the attached client's socket`() async throws {
+    @Test("kill via DELETE closes the attached client's socket") func killViaDELETEClosesTheAttachedClientsSocket()
+        async throws
+    {
         let peer = try TestPeer()
         let session = AttachSession(configuration: configuration(peer))
         var events = session.events.makeAsyncIterator()
@@ -188,7 +195,8 @@ struct PeerTests {
         peer.stop()
     }
 
-    @Test func `malformed frames are counted and ignored; lone surrogates become U+FFFD`() async throws {
+    @Test("malformed frames are counted and ignored; lone surrogates become U+FFFD")
+    func malformedFramesAreCountedAndIgnoredLoneSurrogatesBecomeUFFFD() async throws {
         let peer = try TestPeer(["--lone-surrogates"])
         let session = AttachSession(configuration: configuration(peer))
         var events = session.events.makeAsyncIterator()
@@ -209,7 +217,7 @@ struct PeerTests {
         peer.stop()
     }
 
-    @Test func `status, gates and telemetry arrive as events`() async throws {
+    @Test("status, gates and telemetry arrive as events") func statusGatesAndTelemetryArriveAsEvents() async throws {
         let peer = try TestPeer()
         let session = AttachSession(configuration: configuration(peer))
         var events = session.events.makeAsyncIterator()
@@ -244,7 +252,8 @@ struct PeerTests {
         peer.stop()
     }
 
-    @Test func `a session whose program cannot start stops with the reason`() async throws {
+    @Test("a session whose program cannot start stops with the reason")
+    func aSessionWhoseProgramCannotStartStopsWithTheReason() async throws {
         let peer = try TestPeer()
         var configuration = configuration(peer)
         configuration.cwd = "/nonexistent/dir"
@@ -260,7 +269,8 @@ struct PeerTests {
         peer.stop()
     }
 
-    @Test func `a child that exits at once ends the session without reconnecting`() async throws {
+    @Test("a child that exits at once ends the session without reconnecting")
+    func aChildThatExitsAtOnceEndsTheSessionWithoutReconnecting() async throws {
         let peer = try TestPeer(["--command", "/bin/sh -c exit\\ 3"])
         let session = AttachSession(configuration: configuration(peer))
         var events = session.events.makeAsyncIterator()
@@ -272,7 +282,7 @@ struct PeerTests {
         peer.stop()
     }
 
-    @Test func `a server close code is reported and retried`() async throws {
+    @Test("a server close code is reported and retried") func aServerCloseCodeIsReportedAndRetried() async throws {
         let peer = try TestPeer()
         let session = AttachSession(configuration: configuration(peer))
         var events = session.events.makeAsyncIterator()
@@ -288,7 +298,8 @@ struct PeerTests {
         peer.stop()
     }
 
-    @Test func `a tiny ring replays a tail that starts inside a sequence`() async throws {
+    @Test("a tiny ring replays a tail that starts inside a sequence")
+    func aTinyRingReplaysATailThatStartsInsideASequence() async throws {
         let peer = try TestPeer(["--ring", "40"])
         let writer = AttachSession(configuration: configuration(peer, columns: 40, rows: 5))
         var events = writer.events.makeAsyncIterator()
@@ -311,7 +322,7 @@ struct PeerTests {
         peer.stop()
     }
 
-    @Test func `refused connections say so`() async throws {
+    @Test("refused connections say so") func refusedConnectionsSaySo() async throws {
         let transport = WebSocketTransport()
         let endpoint = try AttachEndpoint("http://127.0.0.1:1")
         await #expect(throws: AttachError.connectionRefused(host: "127.0.0.1", port: 1)) {

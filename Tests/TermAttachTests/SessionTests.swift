@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Reconnect, ping and gates (pure state machines)")
 struct MachineTests {
-    @Test func `backoff is 1, 2, 4, 8, 16, then 30 seconds`() {
+    @Test("backoff is 1, 2, 4, 8, 16, then 30 seconds") func backoffIs124816Then30Seconds() {
         var machine = ReconnectMachine()
         let result1 = machine.handle(.start)
         #expect(result1 == .connect)
@@ -21,7 +21,7 @@ struct MachineTests {
         #expect(waits == [1, 2, 4, 8, 16, 30, 30, 30].map { Duration.seconds($0) })
     }
 
-    @Test func `a successful attach resets the backoff`() {
+    @Test("a successful attach resets the backoff") func aSuccessfulAttachResetsTheBackoff() {
         var machine = ReconnectMachine()
         _ = machine.handle(.start)
         _ = machine.handle(.disconnected(.connectionLost("x")))
@@ -35,7 +35,7 @@ struct MachineTests {
         #expect(result4 == .wait(.seconds(1)))
     }
 
-    @Test func `retry now skips the wait and a late timer is ignored`() {
+    @Test("retry now skips the wait and a late timer is ignored") func retryNowSkipsTheWaitAndALateTimerIsIgnored() {
         var machine = ReconnectMachine()
         _ = machine.handle(.start)
         _ = machine.handle(.disconnected(.connectionRefused(host: "h", port: 1)))
@@ -48,11 +48,13 @@ struct MachineTests {
         #expect(result7 == .none)
     }
 
-    @Test(arguments: [
-        AttachError.replayTooLarge(limit: 16 << 20), .originRejected(origin: "http://x"), .tlsFailure("bad cert"),
-        .spawnFailed(reason: "no shell"), .handshakeRejected(status: 404, reason: ""),
-    ])
-    func `errors that cannot heal stop instead of looping`(error: AttachError) {
+    @Test(
+        "errors that cannot heal stop instead of looping",
+        arguments: [
+            AttachError.replayTooLarge(limit: 16 << 20), .originRejected(origin: "http://x"), .tlsFailure("bad cert"),
+            .spawnFailed(reason: "no shell"), .handshakeRejected(status: 404, reason: ""),
+        ])
+    func errorsThatCannotHealStopInsteadOfLooping(error: AttachError) {
         var machine = ReconnectMachine()
         _ = machine.handle(.start)
         let result8 = machine.handle(.disconnected(error))
@@ -64,7 +66,7 @@ struct MachineTests {
         #expect(result10 == .none)
     }
 
-    @Test func `two missed pongs mean disconnected`() {
+    @Test("two missed pongs mean disconnected") func twoMissedPongsMeanDisconnected() {
         var monitor = PingMonitor()
         let result11 = monitor.tick()
         #expect(result11 == .sendPing)
@@ -77,7 +79,8 @@ struct MachineTests {
         #expect(result14 == .disconnect)
     }
 
-    @Test func `each rise of pending is a new gate epoch; answers to old epochs are refused`() {
+    @Test("each rise of pending is a new gate epoch; answers to old epochs are refused")
+    func eachRiseOfPendingIsANewGateEpochAnswersToOldEpochsAreRefused() {
         var gates = GateTracker()
         let result15 = gates.update(SessionStatus(state: .waiting, pending: true, gate: .tool))
         #expect(result15)
@@ -117,7 +120,8 @@ struct SessionTests {
         }
     }
 
-    @Test func `attach, adopt the id, send the size, replay replaces, live output appends`() async throws {
+    @Test("attach, adopt the id, send the size, replay replaces, live output appends")
+    func attachAdoptTheIdSendTheSizeReplayReplacesLiveOutputAppends() async throws {
         let channel = FakeChannel()
         let session = AttachSession(
             configuration: configuration(), transport: FakeTransport([.channel(channel)]), clock: ManualClock())
@@ -138,7 +142,8 @@ struct SessionTests {
         #expect(channel.closeCode == WebSocketCloseCode.normal)
     }
 
-    @Test func `a reconnect re-attaches the same id, resends the size and never duplicates scrollback`() async throws {
+    @Test("a reconnect re-attaches the same id, resends the size and never duplicates scrollback")
+    func aReconnectReAttachesTheSameIdResendsTheSizeAndNeverDuplicatesScrollback() async throws {
         let first = FakeChannel()
         let second = FakeChannel()
         let clock = ManualClock()
@@ -168,7 +173,9 @@ struct SessionTests {
         await session.close()
     }
 
-    @Test func `retry now connects without waiting for the backoff`() async throws {
+    @Test("retry now connects without waiting for the backoff") func retryNowConnectsWithoutWaitingForTheBackoff()
+        async throws
+    {
         let channel = FakeChannel()
         let clock = ManualClock()
         let transport = FakeTransport([
@@ -190,7 +197,8 @@ struct SessionTests {
         await session.close()
     }
 
-    @Test func `a message over the limit is replayTooLarge and stops retrying`() async throws {
+    @Test("a message over the limit is replayTooLarge and stops retrying")
+    func aMessageOverTheLimitIsReplayTooLargeAndStopsRetrying() async throws {
         let channel = FakeChannel()
         let transport = FakeTransport([.channel(channel), .channel(FakeChannel())])
         let session = AttachSession(configuration: configuration(), transport: transport, clock: ManualClock())
@@ -206,7 +214,7 @@ struct SessionTests {
         #expect(channel.closeCode == WebSocketCloseCode.messageTooBig)
     }
 
-    @Test func `exit with code -1 stops retrying`() async throws {
+    @Test("exit with code -1 stops retrying") func exitWithCode1StopsRetrying() async throws {
         let channel = FakeChannel()
         let transport = FakeTransport([.channel(channel)])
         let session = AttachSession(configuration: configuration(), transport: transport, clock: ManualClock())
@@ -223,7 +231,8 @@ struct SessionTests {
         #expect(transport.connects == 1)
     }
 
-    @Test func `two unanswered pings disconnect and reconnect`() async throws {
+    @Test("two unanswered pings disconnect and reconnect") func twoUnansweredPingsDisconnectAndReconnect() async throws
+    {
         let channel = FakeChannel()
         let clock = ManualClock()
         let transport = FakeTransport([.channel(channel), .channel(FakeChannel())])
@@ -246,7 +255,7 @@ struct SessionTests {
         await session.close()
     }
 
-    @Test func `a pong keeps the connection`() async throws {
+    @Test("a pong keeps the connection") func aPongKeepsTheConnection() async throws {
         let channel = FakeChannel()
         let clock = ManualClock()
         let session = AttachSession(
@@ -269,7 +278,8 @@ struct SessionTests {
         await session.close()
     }
 
-    @Test func `approve and reject reach only the gate they were aimed at`() async throws {
+    @Test("approve and reject reach only the gate they were aimed at")
+    func approveAndRejectReachOnlyTheGateTheyWereAimedAt() async throws {
         let channel = FakeChannel()
         let session = AttachSession(
             configuration: configuration(), transport: FakeTransport([.channel(channel)]), clock: ManualClock())
@@ -298,7 +308,9 @@ struct SessionTests {
         await session.close()
     }
 
-    @Test func `malformed frames are counted and the session goes on`() async throws {
+    @Test("malformed frames are counted and the session goes on") func malformedFramesAreCountedAndTheSessionGoesOn()
+        async throws
+    {
         let channel = FakeChannel()
         let session = AttachSession(
             configuration: configuration(), transport: FakeTransport([.channel(channel)]), clock: ManualClock())
@@ -318,7 +330,8 @@ struct SessionTests {
         await session.close()
     }
 
-    @Test func `answers to queries go back as input, but not those inside a replay`() async throws {
+    @Test("answers to queries go back as input, but not those inside a replay")
+    func answersToQueriesGoBackAsInputButNotThoseInsideAReplay() async throws {
         let channel = FakeChannel()
         let session = AttachSession(
             configuration: configuration(), transport: FakeTransport([.channel(channel)]), clock: ManualClock())

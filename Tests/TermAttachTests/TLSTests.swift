@@ -62,7 +62,8 @@ struct TLSTests {
         return try await WebSocketTransport().connect(to: endpoint, options: ConnectOptions(caFile: caFile))
     }
 
-    @Test func `connects with the CA file, fails clearly without it and on a wrong host name`() async throws {
+    @Test("connects with the CA file, fails clearly without it and on a wrong host name")
+    func connectsWithTheCAFileFailsClearlyWithoutItAndOnAWrongHostName() async throws {
         let certificates = try TestCertificates()
         defer { certificates.remove() }
         let peer = try TestPeer(["--tls-cert", certificates.certificate, "--tls-key", certificates.key], tls: true)

@@ -5,7 +5,8 @@ import Testing
 
 @Suite("Endpoint")
 struct EndpointTests {
-    @Test func `origin and WebSocket URL derive from the base URL, default ports left out`() throws {
+    @Test("origin and WebSocket URL derive from the base URL, default ports left out")
+    func originAndWebSocketURLDeriveFromTheBaseURLDefaultPortsLeftOut() throws {
         let plain = try AttachEndpoint("http://192.168.1.5:3000")
         #expect(plain.origin == "http://192.168.1.5:3000")
         #expect(plain.webSocketURL.absoluteString == "ws://192.168.1.5:3000/term")
@@ -20,7 +21,7 @@ struct EndpointTests {
         #expect(try AttachEndpoint("http://[::1]:3000").host == "::1")
     }
 
-    @Test func `bad base URLs are refused with a reason`() {
+    @Test("bad base URLs are refused with a reason") func badBaseURLsAreRefusedWithAReason() {
         for text in ["ftp://host", "host:3000", "http://", "http://host/path", "http://u:p@host", "http://host?x=1"] {
             #expect(throws: AttachEndpoint.InvalidURL.self, "\(text)") { try AttachEndpoint(text) }
         }
@@ -60,7 +61,8 @@ struct WebSocketFrameTests {
         return events
     }
 
-    @Test func `messages of every length encoding parse, split at any byte`() throws {
+    @Test("messages of every length encoding parse, split at any byte")
+    func messagesOfEveryLengthEncodingParseSplitAtAnyByte() throws {
         let payloads = [
             Array("hi".utf8), [UInt8](repeating: 0x61, count: 300), [UInt8](repeating: 0x62, count: 70_000),
         ]
@@ -72,7 +74,7 @@ struct WebSocketFrameTests {
         }
     }
 
-    @Test func `fragments join, with control frames between them`() throws {
+    @Test("fragments join, with control frames between them") func fragmentsJoinWithControlFramesBetweenThem() throws {
         let bytes =
             serverFrame(WebSocketOpcode.text, Array("hel".utf8), final: false)
             + serverFrame(WebSocketOpcode.ping, [1, 2])
@@ -95,7 +97,7 @@ struct WebSocketFrameTests {
         }
     }
 
-    @Test func `protocol violations fail with close code 1002`() {
+    @Test("protocol violations fail with close code 1002") func protocolViolationsFailWithCloseCode1002() {
         let cases: [[UInt8]] = [
             [0x81, 0x82, 1, 2, 3, 4, 0, 0],  // masked server frame
             [0xC1, 0x00],  // RSV1 without an extension
@@ -113,7 +115,8 @@ struct WebSocketFrameTests {
         }
     }
 
-    @Test func `a message over the limit fails with 1009 before its payload arrives`() {
+    @Test("a message over the limit fails with 1009 before its payload arrives")
+    func aMessageOverTheLimitFailsWith1009BeforeItsPayloadArrives() {
         let header: [UInt8] = [0x81, 127, 0, 0, 0, 0, 0x01, 0, 0, 1]  // 16 MiB + 1
         let failure = failure(header, limit: 16 << 20)
         #expect(failure?.closeCode == WebSocketCloseCode.messageTooBig)
@@ -124,14 +127,14 @@ struct WebSocketFrameTests {
         #expect(self.failure(fragments, limit: 100)?.closeCode == WebSocketCloseCode.messageTooBig)
     }
 
-    @Test func `text that is not UTF-8 fails with 1007`() {
+    @Test("text that is not UTF-8 fails with 1007") func textThatIsNotUTF8FailsWith1007() {
         for bad: [UInt8] in [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82]] {
             #expect(failure(serverFrame(WebSocketOpcode.text, bad))?.closeCode == WebSocketCloseCode.invalidPayload)
         }
         #expect(UTF8Validation.isValid(Array("plain ascii and é€😀 mixed, long enough for words".utf8)))
     }
 
-    @Test func `client frames are masked and unmask to the payload`() {
+    @Test("client frames are masked and unmask to the payload") func clientFramesAreMaskedAndUnmaskToThePayload() {
         let payload = [UInt8](repeating: 0x41, count: 200)
         let frame = WebSocketFrameWriter.frame(opcode: WebSocketOpcode.text, payload: payload, key: 0x0102_0304)
         #expect(frame[0] == 0x81)
@@ -144,12 +147,14 @@ struct WebSocketFrameTests {
         #expect(close.count <= 2 + 4 + 125)
     }
 
-    @Test func `the accept key is SHA-1 of the key and the GUID (RFC 6455 section 1.3)`() {
+    @Test("the accept key is SHA-1 of the key and the GUID (RFC 6455 section 1.3)")
+    func theAcceptKeyIsSHA1OfTheKeyAndTheGUIDRFC6455Section13() {
         #expect(WebSocketHandshake.expectedAccept(forKey: "dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
         #expect(SHA1.hash([]).map { String(format: "%02x", $0) }.joined() == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
     }
 
-    @Test func `the upgrade request carries Origin and the handshake checks the answer`() throws {
+    @Test("the upgrade request carries Origin and the handshake checks the answer")
+    func theUpgradeRequestCarriesOriginAndTheHandshakeChecksTheAnswer() throws {
         let endpoint = try AttachEndpoint("http://127.0.0.1:3000")
         let handshake = WebSocketHandshake(endpoint: endpoint, origin: endpoint.origin, key: "dGhlIHNhbXBsZSBub25jZQ==")
         let request = String(decoding: handshake.request, as: UTF8.self)
@@ -170,7 +175,8 @@ struct WebSocketFrameTests {
                 .contains("the server's ALLOWED_ORIGINS must contain http://127.0.0.1:3000"))
     }
 
-    @Test func `a status line needs HTTP 1 dot digit and a 3-digit code (fuzz: 0101 and +101 passed as 101)`() throws {
+    @Test("a status line needs HTTP 1 dot digit and a 3-digit code (fuzz: 0101 and +101 passed as 101)")
+    func aStatusLineNeedsHTTP1DotDigitAndA3DigitCodeFuzz0101And101PassedAs101() throws {
         let endpoint = try AttachEndpoint("http://127.0.0.1:3000")
         let handshake = WebSocketHandshake(endpoint: endpoint, origin: endpoint.origin, key: "dGhlIHNhbXBsZSBub25jZQ==")
         let rest =

@@ -26,54 +26,56 @@ struct ColorSpecificationTests {
 
     func reply(_ body: String, index: Int = 1) -> String { "\(ESC)]4;\(index);rgb:\(body)\(ESC)\\" }
 
-    @Test func rgbIntensitiesGoThroughTheScreensIntensityTables() {
+    @Test("RGB intensities go through the screen's intensity tables")
+    func rgbIntensitiesGoThroughTheScreensIntensityTables() {
         #expect(reported("rgbi:1/1/1") == reply("ffff/ffff/ffff"))
         // Red's table differs from green's and blue's (esctest2 RGBI).
         #expect(reported("rgbi:0.5/0.5/0.5") == reply("c1c1/bbbb/bbbb"))
         #expect(reported("RGBi:0/0/0") == reply("0000/0000/0000"))
     }
 
-    @Test func cieXYYOutsideTheGamutIsClippedInChroma() {
+    @Test("CIE xyY outside the gamut is clipped in chroma") func cieXYYOutsideTheGamutIsClippedInChroma() {
         #expect(reported("CIExyY:1/1/1") == reply("ffff/ffff/ffff"))
         #expect(reported("CIExyY:0.5/0.5/0.5") == reply("f7f7/b3b3/0e0e"))
     }
 
-    @Test func cieUVY() {
+    @Test("CIE u'v'Y") func cieUVY() {
         #expect(reported("CIEuvY:1/1/1") == reply("ffff/ffff/ffff"))
         #expect(reported("CIEuvY:0.5/0.5/0.5") == reply("ffff/a3a3/aeae"))
     }
 
-    @Test func cieLabWithXlibsConstants() {
+    @Test("CIE L*a*b* with Xlib's constants") func cieLabWithXlibsConstants() {
         // Xlib's dark branch divides L* by 9.03292: L* 1 is not black.
         #expect(reported("CIELab:1/1/1") == reply("6c6c/6767/6767"))
         #expect(reported("CIELab:0.5/0.5/0.5") == reply("5252/4f4f/4f4f"))
     }
 
-    @Test func cieLuv() {
+    @Test("CIE L*u*v*") func cieLuv() {
         #expect(reported("CIELuv:1/1/1") == reply("1616/1414/0e0e"))
         #expect(reported("CIELuv:0.5/0.5/0.5") == reply("0e0e/1313/0e0e"))
     }
 
-    @Test func tekHVC() {
+    @Test("Tek HVC") func tekHVC() {
         #expect(reported("TekHVC:1/1/1") == reply("1a1a/1313/0f0f"))
         #expect(reported("TekHVC:0.5/0.5/0.5") == reply("1111/1313/0e0e"))
     }
 
-    @Test func cieXYZOfTheScreenWhiteIsWhite() {
+    @Test("CIE XYZ of the screen white is white") func cieXYZOfTheScreenWhiteIsWhite() {
         // The screen white is the sum of each row of Xlib's default
         // RGB-to-XYZ matrix: X 0.9496644, Y 1, Z 1.4060403.
         #expect(reported("CIEXYZ:0.9496644/1/1.4060403") == reply("ffff/ffff/ffff"))
         #expect(reported("CIEXYZ:0/0/0") == reply("0000/0000/0000"))
     }
 
-    @Test func specificationsAreCaseInsensitiveAndTakeADecimalComma() {
+    @Test("Specifications are case insensitive and take a decimal comma")
+    func specificationsAreCaseInsensitiveAndTakeADecimalComma() {
         #expect(reported("cielab:1/1/1") == reply("6c6c/6767/6767"))
         #expect(reported("TEKHVC:1/1/1") == reply("1a1a/1313/0f0f"))
         // Xlib reads the numbers again with '.' and ',' swapped.
         #expect(reported("rgbi:0,5/0,5/0,5") == reply("c1c1/bbbb/bbbb"))
     }
 
-    @Test func invalidSpecificationsLeaveTheColour() {
+    @Test("Invalid specifications leave the colour") func invalidSpecificationsLeaveTheColour() {
         // xterm's colour 1 is #cd0000; each of these fails in XParseColor.
         let unchanged = reply("cdcd/0000/0000")
         #expect(reported("CIELab:101/0/0") == unchanged)  // L* above 100
@@ -90,7 +92,8 @@ struct ColorSpecificationTests {
         #expect(reported("red") == unchanged)  // names are the X server's
     }
 
-    @Test func rgbChannelsScaleToSixteenBitsAndTheScreenKeepsTheTopByte() {
+    @Test("RGB channels scale to sixteen bits and the screen keeps the top byte")
+    func rgbChannelsScaleToSixteenBitsAndTheScreenKeepsTheTopByte() {
         // One digit is scaled by 0x1111; xterm keeps the top 8 bits of each
         // 16-bit channel on a 24-bit TrueColor screen and reports the byte
         // twice.
@@ -99,13 +102,13 @@ struct ColorSpecificationTests {
         #expect(reported("#fff") == reply("f0f0/f0f0/f0f0"))  // digits are the high bits
     }
 
-    @Test func specialColoursStartAsTheDefaultForeground() {
+    @Test("Special colours start as the default foreground") func specialColoursStartAsTheDefaultForeground() {
         // xterm's colorBD … colorIT resources default to XtDefaultForeground.
         #expect(replies("\(ESC)]5;0;?\(ESC)\\") == "\(ESC)]5;0;rgb:e5e5/e5e5/e5e5\(ESC)\\")
         #expect(Palette.xterm.specialColors == Array(repeating: Palette.xterm.defaultForeground, count: 5))
     }
 
-    @Test func specialColoursSetAndQueryInPairs() {
+    @Test("Special colours set and query in pairs") func specialColoursSetAndQueryInPairs() {
         #expect(
             replies("\(ESC)]5;0;rgb:f0f0/f0f0/f0f0;1;rgb:f0f0/0000/0000\(ESC)\\\(ESC)]5;0;?;1;?\(ESC)\\")
                 == "\(ESC)]5;0;rgb:f0f0/f0f0/f0f0\(ESC)\\\(ESC)]5;1;rgb:f0f0/0000/0000\(ESC)\\")
@@ -115,13 +118,13 @@ struct ColorSpecificationTests {
         #expect(replies("\(ESC)]5;5;?\u{07}") == "")
     }
 
-    @Test func oscFourFrom256IsTheSpecialColours() {
+    @Test("OSC four from 256 is the special colours") func oscFourFrom256IsTheSpecialColours() {
         #expect(replies("\(ESC)]5;2;#aaaabbbbcccc\u{07}\(ESC)]4;258;?\u{07}") == reply("aaaa/bbbb/cccc", index: 258))
         #expect(replies("\(ESC)]4;260;#102030\u{07}\(ESC)]5;4;?\u{07}") == "\(ESC)]5;4;rgb:1010/2020/3030\(ESC)\\")
         #expect(replies("\(ESC)]4;261;?\u{07}") == "")
     }
 
-    @Test func oscOneHundredFiveResetsSpecialColours() {
+    @Test("OSC one hundred five resets special colours") func oscOneHundredFiveResetsSpecialColours() {
         let set = "\(ESC)]5;0;#aaaabbbbcccc;1;#ddddeeeeffff\u{07}"
         #expect(
             replies(set + "\(ESC)]105;1\u{07}\(ESC)]5;0;?;1;?\u{07}")
@@ -133,7 +136,8 @@ struct ColorSpecificationTests {
         #expect(replies(set + "\(ESC)]104;256\u{07}\(ESC)]5;0;?\u{07}") == "\(ESC)]5;0;rgb:e5e5/e5e5/e5e5\(ESC)\\")
     }
 
-    @Test func numbersThatAreNotFiniteAreRefusedAndHugeOnesDoNotTrap() {
+    @Test("Numbers that are not finite are refused and huge ones do not trap")
+    func numbersThatAreNotFiniteAreRefusedAndHugeOnesDoNotTrap() {
         let unchanged = reply("cdcd/0000/0000")
         #expect(reported("cielab:nan/0/0") == unchanged)
         #expect(reported("rgbi:inf/0/0") == unchanged)
@@ -147,7 +151,8 @@ struct ColorSpecificationTests {
         }
     }
 
-    @Test func xcmsArcTangentIsWithinItsDocumentedErrorEverywhere() {
+    @Test("Xcms arc tangent is within its documented error everywhere")
+    func xcmsArcTangentIsWithinItsDocumentedErrorEverywhere() {
         // Xlib's arctangent stops its mean at a relative error of 1e-6; for
         // a negative argument it runs until the mean settles.
         var worst = 0.0
@@ -160,7 +165,7 @@ struct ColorSpecificationTests {
         #expect(worst <= 2e-6)
     }
 
-    @Test func risResetsSpecialColours() {
+    @Test("RIS resets special colours") func risResetsSpecialColours() {
         let t = terminal(10, 2, "\(ESC)]5;3;#123456\u{07}")
         #expect(t.palette[special: .reverse] == RGB(0x12, 0x34, 0x56))
         t.feed("\(ESC)c")

@@ -34,7 +34,7 @@ struct DrainedOutputTests {
     /// The same output to a terminal with closures and to one that queues,
     /// drained at random moments (after several feeds, after none): the
     /// drained bytes and events are the closures', in the same order.
-    @Test(arguments: [1, 2, 3] as [UInt64])
+    @Test("Draining gives what the closures get", arguments: [1, 2, 3] as [UInt64])
     func drainingGivesWhatTheClosuresGet(seed: UInt64) {
         let pieces = queryingStream(seed: seed, count: 3000)
         let withClosures = Terminal(columns: 80, rows: 24)
@@ -73,7 +73,8 @@ struct DrainedOutputTests {
 
     /// Never drained, the queue stops at 64 KiB: what is kept is the first
     /// 64 KiB of what a closure got (whole replies), the rest is counted.
-    @Test func anUndrainedReplyQueueIsBoundedAndKeepsTheOldest() {
+    @Test("An undrained reply queue is bounded and keeps the oldest")
+    func anUndrainedReplyQueueIsBoundedAndKeepsTheOldest() {
         let query = String(repeating: "\(CSI)5n", count: 1000)  // 1,000 answers of 4 bytes per feed
         let withClosure = Terminal(columns: 80, rows: 24)
         var replies: [UInt8] = []
@@ -96,7 +97,7 @@ struct DrainedOutputTests {
 
     /// Each feed keeps its own bound while queueing: a flood in one feed is
     /// counted as the closure's would be.
-    @Test func aFloodInOneFeedIsCountedAsWithAClosure() {
+    @Test("A flood in one feed is counted as with a closure") func aFloodInOneFeedIsCountedAsWithAClosure() {
         let flood = String(repeating: "\(CSI)5n", count: 20_000)  // 80,000 bytes of answers
         let withClosure = Terminal(columns: 80, rows: 24)
         var replies: [UInt8] = []
@@ -110,7 +111,7 @@ struct DrainedOutputTests {
         #expect(queueing.drainReplies() == replies)
     }
 
-    @Test func anUndrainedEventQueueIsBounded() {
+    @Test("An undrained event queue is bounded") func anUndrainedEventQueueIsBounded() {
         let bells = String(repeating: "\u{07}", count: 600)
         let queueing = Terminal(columns: 80, rows: 24)
         queueing.queuesEvents = true
@@ -123,7 +124,7 @@ struct DrainedOutputTests {
 
     /// A clipboard answer goes after the replies queued before it, and is
     /// the embedder's own, so the queue's bound does not cut it.
-    @Test func aClipboardAnswerIsQueuedInOrder() {
+    @Test("A clipboard answer is queued in order") func aClipboardAnswerIsQueuedInOrder() {
         let t = Terminal(columns: 80, rows: 24)
         t.queuesReplies = true
         t.queuesEvents = true
@@ -137,7 +138,8 @@ struct DrainedOutputTests {
         #expect(drained.count == 4 + 7 + 80_000 + 2)
     }
 
-    @Test func nothingIsQueuedWithoutAskingAndAResetKeepsTheQueue() {
+    @Test("Nothing is queued without asking and a reset keeps the queue")
+    func nothingIsQueuedWithoutAskingAndAResetKeepsTheQueue() {
         let t = Terminal(columns: 80, rows: 24)
         t.feed("\(CSI)5n\u{07}")
         #expect(t.drainReplies().isEmpty && t.drainEvents().isEmpty)
@@ -152,7 +154,7 @@ struct DrainedOutputTests {
 
     /// Turning the queue off hands what waits to the closure, before the
     /// next feed's own.
-    @Test func turningTheQueueOffDeliversWhatWaits() {
+    @Test("Turning the queue off delivers what waits") func turningTheQueueOffDeliversWhatWaits() {
         let t = Terminal(columns: 80, rows: 24)
         t.queuesReplies = true
         t.feed("\(CSI)5n")

@@ -8,7 +8,7 @@ import Testing
 /// taken in one call (item 2).
 @Suite("Embedder input never traps")
 struct EmbedderInputTests {
-    @Test func sizesOutsideTheLimitsAreClamped() {
+    @Test("Sizes outside the limits are clamped") func sizesOutsideTheLimitsAreClamped() {
         let zero = Terminal(columns: 0, rows: 0)
         #expect(zero.columns == 1 && zero.rows == 1)
         zero.feed("abc")
@@ -25,7 +25,7 @@ struct EmbedderInputTests {
         #expect(noHistory.screenLine(1) == "4")
     }
 
-    @Test func positionsOutsideTheScreenReadAsEmpty() {
+    @Test("Positions outside the screen read as empty") func positionsOutsideTheScreenReadAsEmpty() {
         let t = Terminal(columns: 10, rows: 3, scrollback: 100)
         t.feed("\(ESC)]133;A\(ESC)\\ab\r\ncd\r\nef\r\ngh")
         #expect(t.scrollbackCount == 1)
@@ -50,7 +50,7 @@ struct EmbedderInputTests {
         #expect(t.snapshot(scrollback: 0..<1).scrollbackLine(0).text == "ab")
     }
 
-    @Test func anyCellPixelSizeReportsWithoutOverflow() {
+    @Test("Any cell pixel size reports without overflow") func anyCellPixelSizeReportsWithoutOverflow() {
         // Int.max times the columns overflowed in the XTWINOPS 14 reply.
         let t = Terminal(columns: 1000, rows: 1000, scrollback: 0)
         var replies: [UInt8] = []
@@ -60,7 +60,7 @@ struct EmbedderInputTests {
         #expect(String(decoding: replies, as: UTF8.self) == "\u{1B}[4;1000;10000000t\u{1B}[6;1;10000t")
     }
 
-    @Test func viewportScrollsSaturateInsteadOfTrapping() {
+    @Test("Viewport scrolls saturate instead of trapping") func viewportScrollsSaturateInsteadOfTrapping() {
         // Int.max lines overflowed the offset (a trap); now they saturate.
         var viewport = Viewport()
         viewport.scroll(by: 5, scrollbackCount: 100)
@@ -74,7 +74,8 @@ struct EmbedderInputTests {
         #expect(viewport.offset == 0)
     }
 
-    @Test func aViewportFromASnapshotWithoutItsLinesDrawsThemBlank() {
+    @Test("A viewport from a snapshot without its lines draws them blank")
+    func aViewportFromASnapshotWithoutItsLinesDrawsThemBlank() {
         let t = Terminal(columns: 20, rows: 3, scrollback: 100)
         for line in 0..<10 { t.feed("line \(line)\r\n") }
         var viewport = Viewport()
@@ -90,7 +91,8 @@ struct EmbedderInputTests {
     /// the scrollback's length and then the snapshot, gave 33 bad frames of
     /// 3,000 here while the scrollback was growing: before, `lines(of:)`
     /// trapped on them.)
-    @Test func theViewportRecipeUnderConcurrentFeedingShowsConsecutiveLines() async {
+    @Test("The viewport recipe under concurrent feeding shows consecutive lines")
+    func theViewportRecipeUnderConcurrentFeedingShowsConsecutiveLines() async {
         let shared = LockedTerminal(Terminal(columns: 30, rows: 5, scrollback: 100_000))
         // A full screen first: only the cursor's row is ever blank.
         shared.feed(Array((0..<10).map { "line \($0)\r\n" }.joined().utf8))

@@ -16,7 +16,7 @@ struct GraphemeTests {
         terminal(columns, 2, (clustering ? "\(CSI)?2027h" : "") + text).cursor.position.column
     }
 
-    @Test func manyDistinctMarkedCharactersKeepTheirMarks() {
+    @Test("Many distinct marked characters keep their marks") func manyDistinctMarkedCharactersKeepTheirMarks() {
         // 6,000 letters with two combining marks each: far more distinct
         // (character, mark) steps than the extension cache has slots, so
         // entries collide and are replaced; every cell must still be right.
@@ -33,7 +33,7 @@ struct GraphemeTests {
         }
     }
 
-    @Test func modeIsOffByDefaultAndReported() {
+    @Test("Mode is off by default and reported") func modeIsOffByDefaultAndReported() {
         let t = terminal(10, 1)
         t.writeBack = { _ in }
         #expect(!t.modes.graphemeClustering)
@@ -41,25 +41,25 @@ struct GraphemeTests {
         #expect(t.modes.graphemeClustering)
     }
 
-    @Test func zwjFamilyPerCodePointTakesSixColumns() {
+    @Test("ZWJ family per code point takes six columns") func zwjFamilyPerCodePointTakesSixColumns() {
         // Three wide emoji; the joiners attach to the cell before them.
         #expect(cursorColumn(Self.family, clustering: false) == 6)
     }
 
-    @Test func zwjFamilyAsAClusterTakesTwoColumns() {
+    @Test("ZWJ family as a cluster takes two columns") func zwjFamilyAsAClusterTakesTwoColumns() {
         let t = terminal(20, 2, "\(CSI)?2027h" + Self.family + "x")
         #expect(t.cellAt(0, 0).text == Self.family)
         #expect(t.cellAt(0, 0).width == .wide)
         #expect(t.cellAt(0, 2).text == "x")
     }
 
-    @Test func skinToneModifier() {
+    @Test("Skin tone modifier") func skinToneModifier() {
         #expect(cursorColumn(Self.thumbsUpMedium, clustering: false) == 4)
         #expect(cursorColumn(Self.thumbsUpMedium, clustering: true) == 2)
         #expect(terminal(10, 1, "\(CSI)?2027h" + Self.thumbsUpMedium).cellAt(0, 0).text == Self.thumbsUpMedium)
     }
 
-    @Test func regionalIndicatorPairsFormFlags() {
+    @Test("Regional indicator pairs form flags") func regionalIndicatorPairsFormFlags() {
         #expect(cursorColumn(Self.flagFR, clustering: true) == 2)
         // Two flags in a row: indicators pair up in order, not three-and-one.
         let t = terminal(10, 1, "\(CSI)?2027h" + Self.flagFR + Self.flagDE)
@@ -68,19 +68,19 @@ struct GraphemeTests {
         #expect(t.cursor.position.column == 4)
     }
 
-    @Test func variationSelector16WidensOnlyWithClustering() {
+    @Test("Variation selector 16 widens only with clustering") func variationSelector16WidensOnlyWithClustering() {
         #expect(cursorColumn(Self.heartEmoji, clustering: false) == 1)
         #expect(cursorColumn(Self.heartEmoji, clustering: true) == 2)
     }
 
-    @Test func variationSelector15Narrows() {
+    @Test("Variation selector 15 narrows") func variationSelector15Narrows() {
         #expect(cursorColumn("\u{231A}", clustering: true) == 2)
         #expect(cursorColumn(Self.watchText, clustering: true) == 1)
         let t = terminal(10, 1, "\(CSI)?2027h" + Self.watchText + "y")
         #expect(t.cellAt(0, 1).text == "y")
     }
 
-    @Test func combiningMarksJoinInBothModes() {
+    @Test("Combining marks join in both modes") func combiningMarksJoinInBothModes() {
         for clustering in [false, true] {
             let t = terminal(10, 1, (clustering ? "\(CSI)?2027h" : "") + "e\u{301}\u{323}x")
             #expect(t.cellAt(0, 0).scalars == ["e", "\u{301}", "\u{323}"])
@@ -88,7 +88,7 @@ struct GraphemeTests {
         }
     }
 
-    @Test func clusterThatNoLongerFitsWraps() {
+    @Test("Cluster that no longer fits wraps") func clusterThatNoLongerFitsWraps() {
         // ❤ fits in the last column; VS16 makes it wide, so it moves down.
         let t = terminal(5, 2, "\(CSI)?2027habcd" + Self.heartEmoji)
         #expect(t.screenLines == ["abcd", Self.heartEmoji])
@@ -96,7 +96,7 @@ struct GraphemeTests {
         #expect(t.at == [1, 2])
     }
 
-    @Test func controlsEndACluster() {
+    @Test("Controls end a cluster") func controlsEndACluster() {
         // After CR the joiner-less emoji starts anew; nothing joins across it.
         let t = terminal(10, 1, "\(CSI)?2027h\u{1F468}\r\u{1F469}")
         #expect(t.cellAt(0, 0).text == "\u{1F469}")
@@ -137,13 +137,14 @@ struct GraphemeTests {
         #expect(Terminal.printRuns(of: ["a", "b"], width: 1, clustering: false) == nil)
     }
 
-    @Test func clusterLengthIsBounded() {
+    @Test("Cluster length is bounded") func clusterLengthIsBounded() {
         let t = terminal(10, 1, "\(CSI)?2027he" + String(repeating: "\u{301}", count: 100))
         #expect(t.cellAt(0, 0).scalars.count == 32)
         #expect(t.counters.droppedCombiningMarks == 69)
     }
 
-    @Test func aClusterMovedToTheNextRowKeepsItsStyleThroughACompaction() {
+    @Test("A cluster moved to the next row keeps its style through a compaction")
+    func aClusterMovedToTheNextRowKeepsItsStyleThroughACompaction() {
         // A smiley in the last column of the last row becomes wide (VS16)
         // and moves to the next row: the wrap scrolls and compacts the full
         // style table. The moved cluster and what follows keep the pen.
@@ -156,7 +157,7 @@ struct GraphemeTests {
         #expect(t.cellAt(1, 2).text == "x" && t.cellAt(1, 2).style == pen)
     }
 
-    @Test func aClusterWidenedInPlaceKeepsItsProtection() {
+    @Test("A cluster widened in place keeps its protection") func aClusterWidenedInPlaceKeepsItsProtection() {
         // DECSCA-protected smiley made wide by VS16: its right half is
         // protected too, so a selective erase leaves the whole character.
         let t = terminal(10, 2, "\(CSI)?2027h\(CSI)1\"q\u{263A}\u{FE0F}\(CSI)0\"q\(CSI)1G\(CSI)?2K")

@@ -7,7 +7,8 @@ import Testing
 struct GridMemoryTests {
     private static let huge: UInt = 2 << 20
 
-    @Test func hugePageRangeIsTheWholeHugePagesInsideTheAllocation() {
+    @Test("Huge page range is the whole huge pages inside the allocation")
+    func hugePageRangeIsTheWholeHugePagesInsideTheAllocation() {
         // 80 columns × 10,024 slots × 8 bytes from an address 16 bytes past a
         // 2 MiB boundary: the first whole huge page starts at the next
         // boundary, the last ends at the boundary below the allocation's end.
@@ -21,7 +22,7 @@ struct GridMemoryTests {
         }
     }
 
-    @Test func hugePageRangeAtTheEdges() {
+    @Test("Huge page range at the edges") func hugePageRangeAtTheEdges() {
         // Exactly one aligned huge page; one byte short of it; 2 MiB that
         // straddle a boundary (no whole page inside).
         #expect(GridStorage.hugePageRange(start: 0x4000_0000, byteCount: 2 << 20) == 0x4000_0000..<0x4020_0000)
@@ -35,7 +36,9 @@ struct GridMemoryTests {
         static let kernelHasTransparentHugePages = FileManager.default.fileExists(
             atPath: "/sys/kernel/mm/transparent_hugepage/enabled")
 
-        @Test(.enabled(if: kernelHasTransparentHugePages, "this kernel has no transparent huge pages"))
+        @Test(
+            "Large grids are advised huge pages past the first",
+            .enabled(if: kernelHasTransparentHugePages, "this kernel has no transparent huge pages"))
         func largeGridsAreAdvisedHugePagesPastTheFirst() throws {
             // 80 × 10,024 slots: 6.4 MB of cells, mapped from a huge-page
             // boundary; the kernel's record of each part (madvise splits the
@@ -56,14 +59,15 @@ struct GridMemoryTests {
         }
     #endif
 
-    @Test func smallGridsComeFromTheHeap() {
+    @Test("Small grids come from the heap") func smallGridsComeFromTheHeap() {
         // Under two huge pages of cells: no mapping of their own.
         let storage = GridStorage(columns: 80, slotCount: 1_000, pageShift: 9)
         #expect(storage.mappedLength == 0)
     }
 
     #if os(Linux)
-        @Test func aNewLargeGridHoldsNoMemoryUntilWrittenEvenAfterAnotherWasFreed() throws {
+        @Test("A new large grid holds no memory until written even after another was freed")
+        func aNewLargeGridHoldsNoMemoryUntilWrittenEvenAfterAnotherWasFreed() throws {
             // glibc serves a large block from its heap, cleared and so
             // resident, once freeing one has raised its mmap threshold; a
             // grid's own mapping is backed only where it is written.

@@ -14,7 +14,7 @@ struct HyperlinkTests {
         }
     }
 
-    @Test func aLinkSeenAgainKeepsItsID() throws {
+    @Test("A link seen again keeps its ID") func aLinkSeenAgainKeepsItsID() throws {
         var table = HyperlinkTable()
         let first = try #require(id(&table, Array("https://a.example".utf8)))
         #expect(id(&table, Array("https://a.example".utf8)) == first)
@@ -23,7 +23,7 @@ struct HyperlinkTests {
         #expect(table[first] == Hyperlink(uri: "https://a.example"))
     }
 
-    @Test func theIDParameterTellsLinksApart() throws {
+    @Test("The ID parameter tells links apart") func theIDParameterTellsLinksApart() throws {
         var table = HyperlinkTable()
         let uri = Array("https://a.example".utf8)
         let none = try #require(id(&table, uri))
@@ -35,7 +35,7 @@ struct HyperlinkTests {
         #expect(table[empty] == Hyperlink(uri: "https://a.example", id: ""))
     }
 
-    @Test func invalidUTF8IsMatchedByItsBytes() throws {
+    @Test("Invalid UTF-8 is matched by its bytes") func invalidUTF8IsMatchedByItsBytes() throws {
         var table = HyperlinkTable()
         let first = try #require(id(&table, [0x68, 0xFF, 0x41]))
         #expect(id(&table, [0x68, 0xFF, 0x41]) == first)
@@ -43,12 +43,12 @@ struct HyperlinkTests {
         #expect(table[first]?.uri == "h\u{FFFD}A")
     }
 
-    @Test func idAmongOtherParameters() {
+    @Test("ID among other parameters") func idAmongOtherParameters() {
         let t = terminal(20, 1, "\(ESC)]8;foo=1:id=abc:bar=2;https://x.example\(ESC)\\ab")
         #expect(t.cellAt(0, 1).hyperlink == Hyperlink(uri: "https://x.example", id: "abc"))
     }
 
-    @Test func manyDistinctLinksNeverRunOut() {
+    @Test("Many distinct links never run out") func manyDistinctLinksNeverRunOut() {
         // More links than 16-bit ids: the table compacts to the links cells
         // still use, and the newest ones stay right.
         let t = Terminal(columns: 80, rows: 1, scrollback: 0)
@@ -59,7 +59,7 @@ struct HyperlinkTests {
         #expect(t.cellAt(0, t.cursor.position.column).hyperlink?.uri == "https://e.example/69999")
         #expect(t.cellAt(0, t.cursor.position.column - 1).hyperlink?.uri == "https://e.example/69998")
     }
-    @Test func compactionKeepsTheLinksKeptWithTheirBytes() throws {
+    @Test("Compaction keeps the links kept with their bytes") func compactionKeepsTheLinksKeptWithTheirBytes() throws {
         var table = HyperlinkTable()
         let a = try #require(id(&table, Array("https://a.example".utf8)))
         let b = try #require(id(&table, Array("https://b.example".utf8), Array("x".utf8)))
@@ -86,7 +86,7 @@ struct HyperlinkTests {
     /// Links opened and closed line after line, the same few again and again
     /// and new ones among them, over many pages (512 rows of 80 columns
     /// each): every cell keeps its own link, and the pen reports the open one.
-    @Test func linksOpenedAndClosedOverManyPagesStayRight() {
+    @Test("Links opened and closed over many pages stay right") func linksOpenedAndClosedOverManyPagesStayRight() {
         let t = Terminal(columns: 80, rows: 4, scrollback: 3000)
         var expected: [Hyperlink?] = []
         var input = ""

@@ -30,7 +30,7 @@ struct InlineStyleTests {
             underline: random.next() % 3 == 0 ? .single : .none)
     }
 
-    @Test func arithmeticAgreesWithTheGeneralPath() throws {
+    @Test("Arithmetic agrees with the general path") func arithmeticAgreesWithTheGeneralPath() throws {
         let terminal = Terminal(columns: 4, rows: 2, scrollback: 0)
         var random = SplitMix64(seed: 0x5147_2026)
         var taken = 0
@@ -63,7 +63,7 @@ struct InlineStyleTests {
         #expect(taken > 5_000 && inlineResults > 5_000 && taken < 39_000)
     }
 
-    @Test func printedCellsKeepInlineStylesAcrossPages() {
+    @Test("Printed cells keep inline styles across pages") func printedCellsKeepInlineStylesAcrossPages() {
         // Rows of a screen spread over pages of one row each: an inline
         // pen's cells need no table entry in any of them.
         let terminal = Terminal(columns: 10, rows: 4, scrollback: 20, rowsPerPage: 1)

@@ -56,7 +56,8 @@ struct InputRecipeTests {
     /// The bytes expected below are xterm ctlseqs': "Mouse Tracking"
     /// (SGR, 1006), "Bracketed Paste Mode", "FocusIn/FocusOut", "PC-Style
     /// Function Keys" under DECCKM, and DSR 5's `CSI 0 n`.
-    @Test func theSessionWritesRepliesAndInputInOrderForTheModesInForce() async {
+    @Test("The session writes replies and input in order for the modes in force")
+    func theSessionWritesRepliesAndInputInOrderForTheModesInForce() async {
         let written = Written()
         let session = TerminalSession { written.writes.append(String(decoding: $0, as: UTF8.self)) }
         let origin = ScreenPosition(row: 0, column: 0)

@@ -4,18 +4,18 @@ import Testing
 
 @Suite("Memory layout")
 struct LayoutTests {
-    @Test func cellIsEightBytes() {
+    @Test("Cell is eight bytes") func cellIsEightBytes() {
         #expect(MemoryLayout<Cell>.size == 8)
         #expect(MemoryLayout<Cell>.stride == 8)
     }
 
-    @Test func emptyCellIsAllZero() {
+    @Test("Empty cell is all zero") func emptyCellIsAllZero() {
         withUnsafeBytes(of: Cell.empty) { bytes in
             #expect(bytes.allSatisfy { $0 == 0 })
         }
     }
 
-    @Test func defaultStyleHasIDZero() {
+    @Test("Default style has ID zero") func defaultStyleHasIDZero() {
         var table = StyleTable()
         #expect(table.key(for: Style()) == .default)
         #expect(table.key(for: Style(flags: .italic)) == StyleKey(tableID: 1))
@@ -32,7 +32,7 @@ struct LayoutTests {
         return (flags, bits & 2 != 0 ? .single : .none)
     }
 
-    @Test func inlineStylesNeedNoTableEntry() throws {
+    @Test("Inline styles need no table entry") func inlineStylesNeedNoTableEntry() throws {
         // Every foreground and background of the default and the 256, with
         // each of the 8 sets of attributes an inline style has: each is
         // carried in its key, one key per style, and the table keeps only
@@ -76,7 +76,7 @@ struct LayoutTests {
         }
     }
 
-    @Test func cellKeepsItsStyleKeyApartFromItsContent() {
+    @Test("Cell keeps its style key apart from its content") func cellKeepsItsStyleKeyApartFromItsContent() {
         // Every bit of the key in use: a palette foreground and background,
         // bold, underline and inverse.
         let pair = StyleKey(

@@ -7,7 +7,7 @@ import Testing
 /// (`LineDisciplinePTYTests`); here, that chunking never matters.
 @Suite("Line discipline: ONLCR")
 struct LineDisciplineTests {
-    @Test func everyLineFeedGetsACarriageReturnBeforeIt() {
+    @Test("Every line feed gets a carriage return before it") func everyLineFeedGetsACarriageReturnBeforeIt() {
         #expect(LineDiscipline.onlcr(Array("a\nb\r\nc\r\r\n\n".utf8)) == Array("a\r\nb\r\r\nc\r\r\r\n\r\n".utf8))
         #expect(LineDiscipline.onlcr([UInt8]()).isEmpty)
         #expect(LineDiscipline.onlcr("no line end".utf8) == Array("no line end".utf8))
@@ -18,7 +18,7 @@ struct LineDisciplineTests {
     /// Any split of the input, translated chunk by chunk, gives the bytes
     /// of the whole: a CR at the end of one chunk and its LF at the start of
     /// the next become CR CR LF, as they do unsplit.
-    @Test func chunksTranslateAsTheWhole() {
+    @Test("Chunks translate as the whole") func chunksTranslateAsTheWhole() {
         var random = SplitMix64(seed: 19)
         let alphabet: [UInt8] = [0x0A, 0x0D, 0x41, 0x1B, 0xC3, 0xA9]
         for _ in 0..<200 {
@@ -37,7 +37,7 @@ struct LineDisciplineTests {
     }
 
     /// A sequence without contiguous storage is translated too.
-    @Test func anySequenceIsTranslated() {
+    @Test("Any sequence is translated") func anySequenceIsTranslated() {
         let bytes = Array("one\ntwo\n".utf8)
         #expect(LineDiscipline.onlcr(bytes.lazy.map { $0 }) == LineDiscipline.onlcr(bytes))
     }

@@ -15,7 +15,7 @@ struct LockedTerminalTests {
     /// Every way of feeding gives the screen a plain `Terminal` shows for
     /// the same bytes: arrays, slices, `Data`, raw and typed buffers, and a
     /// sequence without contiguous storage.
-    @Test func everyKindOfBytesFeedsTheSame() {
+    @Test("Every kind of bytes feeds the same") func everyKindOfBytesFeedsTheSame() {
         let bytes = Array(Self.output.utf8)
         let reference = Terminal(columns: 30, rows: 8, scrollback: 100)
         reference.feed(bytes)
@@ -43,7 +43,7 @@ struct LockedTerminalTests {
     }
 
     /// The conveniences answer as the terminal's own calls do.
-    @Test func theConveniencesAnswerAsTheTerminal() {
+    @Test("The conveniences answer as the terminal") func theConveniencesAnswerAsTheTerminal() {
         let reference = Terminal(columns: 30, rows: 8, scrollback: 100)
         reference.feed(Self.output)
         let shared = LockedTerminal(Terminal(columns: 30, rows: 8, scrollback: 100))
@@ -75,7 +75,7 @@ struct LockedTerminalTests {
     }
 
     /// `withTerminal` passes errors through, typed.
-    @Test func withTerminalRethrows() {
+    @Test("With terminal rethrows") func withTerminalRethrows() {
         struct Refused: Error, Equatable {}
         let shared = LockedTerminal(Terminal(columns: 10, rows: 2))
         #expect(throws: Refused()) {
@@ -90,7 +90,7 @@ struct LockedTerminalTests {
 
     /// Taking the lock again from a callback that runs under it is a bug
     /// the error-checking mutex turns into a trap, not a hang.
-    @Test func usingTheLockFromItsOwnCallbackTraps() async {
+    @Test("Using the lock from its own callback traps") func usingTheLockFromItsOwnCallbackTraps() async {
         await #expect(processExitsWith: .failure) {
             let shared = LockedTerminal(Terminal(columns: 10, rows: 2))
             shared.withTerminal { $0.writeBack = { _ in shared.feed([0x41]) } }
@@ -105,7 +105,9 @@ struct LockedTerminalTests {
     /// One task feeds output full of queries, another drains replies and
     /// events while it does, a third types and draws: what the drains
     /// return, joined, is what closures on a terminal fed alone receive.
-    @Test func concurrentDrainsGiveTheClosuresOutputInOrder() async {
+    @Test("Concurrent drains give the closures output in order") func concurrentDrainsGiveTheClosuresOutputInOrder()
+        async
+    {
         let pieces = queryingStream(seed: 7, count: 4000)
         let reference = Terminal(columns: 80, rows: 24)
         var expectedReplies: [UInt8] = []

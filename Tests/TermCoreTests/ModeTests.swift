@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Modes, screens and resets")
 struct ModeTests {
-    @Test func alternateScreen1049SavesAndRestoresTheCursor() {
+    @Test("Alternate screen 1049 saves and restores the cursor") func alternateScreen1049SavesAndRestoresTheCursor() {
         let t = terminal(10, 3, "main\(CSI)?1049h")
         #expect(t.isAlternateScreen)
         #expect(t.screenLines == ["", "", ""])
@@ -13,28 +13,28 @@ struct ModeTests {
         #expect(t.at == [0, 4])
     }
 
-    @Test func alternateScreenKeepsNoScrollback() {
+    @Test("Alternate screen keeps no scrollback") func alternateScreenKeepsNoScrollback() {
         let t = terminal(10, 2, "\(CSI)?1049ha\r\nb\r\nc\r\nd")
         #expect(t.scrollbackCount == 0)
         t.feed("\(CSI)?1049l")
         #expect(t.scrollbackCount == 0)
     }
 
-    @Test func mode47KeepsTheAlternateContent() {
+    @Test("Mode 47 keeps the alternate content") func mode47KeepsTheAlternateContent() {
         let t = terminal(10, 2, "\(CSI)?47hX\(CSI)?47l\(CSI)?47h")
         #expect(t.screenLine(0) == "X")
     }
 
-    @Test func mode1047ClearsTheAlternateScreenOnEntry() {
+    @Test("Mode 1047 clears the alternate screen on entry") func mode1047ClearsTheAlternateScreenOnEntry() {
         let t = terminal(10, 2, "\(CSI)?1047hX\(CSI)?1047l\(CSI)?1047h")
         #expect(t.screenLine(0) == "")
     }
 
-    @Test func newlineModeAddsCarriageReturn() {
+    @Test("Newline mode adds carriage return") func newlineModeAddsCarriageReturn() {
         #expect(terminal(10, 3, "\(CSI)20hab\ncd").screenLines == ["ab", "cd", ""])
     }
 
-    @Test func cursorVisibility() {
+    @Test("Cursor visibility") func cursorVisibility() {
         #expect(!terminal(10, 2, "\(CSI)?25l").cursor.isVisible)
         #expect(terminal(10, 2, "\(CSI)?25l\(CSI)?25h").cursor.isVisible)
     }
@@ -50,7 +50,7 @@ struct ModeTests {
         #expect(t.cellAt(0, 0).style == Style())
     }
 
-    @Test func softResetKeepsTheScreenAndResetsModes() {
+    @Test("Soft reset keeps the screen and resets modes") func softResetKeepsTheScreenAndResetsModes() {
         let t = terminal(10, 3, "ab\(CSI)4h\(CSI)?6h\(CSI)2;3r\(CSI)1m\(CSI)!p")
         #expect(t.screenLine(0) == "ab")
         t.feed("\(CSI)3;1HX")
@@ -77,7 +77,7 @@ struct ModeTests {
         #expect(t.modes.applicationCursorKeys && !t.cursor.isVisible)
     }
 
-    @Test func titleFromOSC() {
+    @Test("Title from OSC") func titleFromOSC() {
         #expect(terminal(10, 2, "\(ESC)]2;hello\u{07}").title == "hello")
         #expect(terminal(10, 2, "\(ESC)]0;both\(ESC)\\").title == "both")
         #expect(terminal(10, 2, "\(ESC)]0;both\(ESC)\\").iconName == "both")
@@ -87,7 +87,7 @@ struct ModeTests {
 
 @Suite("Reset through the API")
 struct APIResetTests {
-    @Test func resetClearsScreenScrollbackAndParserState() {
+    @Test("Reset clears screen scrollback and parser state") func resetClearsScreenScrollbackAndParserState() {
         let t = terminal(10, 2, "\(CSI)1ma\r\nb\r\nc\(ESC)]0;half")
         t.reset()
         #expect(t.screenLines == ["", ""])
@@ -101,14 +101,14 @@ struct APIResetTests {
 
 @Suite("Column mode and character set shifts")
 struct ColumnModeAndShiftTests {
-    @Test func deccolmNeedsMode40() {
+    @Test("DECCOLM needs mode 40") func deccolmNeedsMode40() {
         // xterm ignores DECCOLM unless 132-column switching is allowed (?40).
         let t = terminal(80, 3, "abc\(CSI)?3h")
         #expect(t.columns == 80)
         #expect(t.screenLine(0) == "abc")
     }
 
-    @Test func deccolmSwitchesTo132AndBackClearingTheScreen() {
+    @Test("DECCOLM switches to 132 and back clearing the screen") func deccolmSwitchesTo132AndBackClearingTheScreen() {
         let t = terminal(80, 3, "abc\(CSI)2;2r\(CSI)?40h\(CSI)?3h")
         #expect(t.columns == 132)
         #expect(t.screenLines == ["", "", ""])
@@ -117,19 +117,19 @@ struct ColumnModeAndShiftTests {
         #expect(t.columns == 80)
     }
 
-    @Test func singleShiftTwoAppliesToOneCharacter() {
+    @Test("Single shift two applies to one character") func singleShiftTwoAppliesToOneCharacter() {
         // G2 = DEC Special Graphics; SS2 (ESC N) uses it for the next character only.
         #expect(terminal(10, 1, "\(ESC)*0\(ESC)Nqq").screenLine(0) == "─q")
     }
 
-    @Test func lockingShiftTwoStays() {
+    @Test("Locking shift two stays") func lockingShiftTwoStays() {
         #expect(terminal(10, 1, "\(ESC)*0\(ESC)nqq\u{0F}q").screenLine(0) == "──q")
     }
 }
 
 @Suite("Reset keeps the embedder's settings")
 struct ResetSettingsTests {
-    @Test func repliesEventsAndPaletteSurviveReset() {
+    @Test("Replies events and palette survive reset") func repliesEventsAndPaletteSurviveReset() {
         let t = Terminal(columns: 10, rows: 2)
         var replies: [UInt8] = []
         var events: [TerminalEvent] = []

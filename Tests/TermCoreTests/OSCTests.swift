@@ -13,32 +13,32 @@ struct OSCTests {
         return seen
     }
 
-    @Test func bellIsAnEvent() {
+    @Test("Bell is an event") func bellIsAnEvent() {
         #expect(events("a\u{07}") == [.bell])
     }
 
-    @Test func titleChangesAreEvents() {
+    @Test("Title changes are events") func titleChangesAreEvents() {
         #expect(events("\(ESC)]2;hi\u{07}") == [.titleChanged("hi")])
     }
 
-    @Test func workingDirectory() {
+    @Test("Working directory") func workingDirectory() {
         #expect(events("\(ESC)]7;file://host/home/me\(ESC)\\") == [.workingDirectoryChanged("file://host/home/me")])
         #expect(terminal(10, 1, "\(ESC)]7;file://h/x\u{07}").workingDirectory == "file://h/x")
     }
 
-    @Test func notifications() {
+    @Test("Notifications") func notifications() {
         #expect(events("\(ESC)]9;build done\u{07}") == [.notification(title: "", body: "build done")])
         #expect(events("\(ESC)]777;notify;CI;green\u{07}") == [.notification(title: "CI", body: "green")])
         // ConEmu's OSC 9;4 progress is not a notification.
         #expect(events("\(ESC)]9;4;1;50\u{07}") == [])
     }
 
-    @Test func clipboardWriteIsDecoded() {
+    @Test("Clipboard write is decoded") func clipboardWriteIsDecoded() {
         let payload = Data("hello".utf8).base64EncodedString()
         #expect(events("\(ESC)]52;c;\(payload)\u{07}") == [.clipboardWrite(selection: "c", data: Array("hello".utf8))])
     }
 
-    @Test func clipboardReadIsRefusedByDefault() {
+    @Test("Clipboard read is refused by default") func clipboardReadIsRefusedByDefault() {
         let t = Terminal(columns: 10, rows: 1)
         var seen: [TerminalEvent] = []
         t.onEvent = { seen.append($0) }
@@ -48,7 +48,7 @@ struct OSCTests {
         #expect(events("\(ESC)]52;c;?\u{07}", allowClipboardRead: true) == [.clipboardReadRequest(selection: "c")])
     }
 
-    @Test func answeringAClipboardReadWritesBase64() {
+    @Test("Answering a clipboard read writes base 64") func answeringAClipboardReadWritesBase64() {
         let t = Terminal(columns: 10, rows: 1)
         var out: [UInt8] = []
         t.writeBack = { out += $0 }
@@ -56,20 +56,20 @@ struct OSCTests {
         #expect(String(decoding: out, as: UTF8.self) == "\(ESC)]52;c;aGk=\(ESC)\\")
     }
 
-    @Test func hyperlinksMarkCells() {
+    @Test("Hyperlinks mark cells") func hyperlinksMarkCells() {
         let t = terminal(20, 1, "\(ESC)]8;;https://a.example\(ESC)\\ab\(ESC)]8;;\(ESC)\\c")
         #expect(t.cellAt(0, 0).hyperlink?.uri == "https://a.example")
         #expect(t.cellAt(0, 1).hyperlink?.uri == "https://a.example")
         #expect(t.cellAt(0, 2).hyperlink == nil)
     }
 
-    @Test func overlongHyperlinkIsIgnored() {
+    @Test("Overlong hyperlink is ignored") func overlongHyperlinkIsIgnored() {
         let t = terminal(20, 1, "\(ESC)]8;;https://" + String(repeating: "a", count: 5000) + "\u{07}x")
         #expect(t.cellAt(0, 0).hyperlink == nil)
         #expect(t.counters.droppedHyperlinks == 1)
     }
 
-    @Test func shellIntegrationMarksRows() {
+    @Test("Shell integration marks rows") func shellIntegrationMarksRows() {
         let t = terminal(
             20, 4, "\(ESC)]133;A\u{07}$ \(ESC)]133;B\u{07}ls\r\n\(ESC)]133;C\u{07}out\r\n\(ESC)]133;D;1\u{07}")
         #expect(t.semanticMark(row: 0) == .input)  // A then B on the same row: the last wins
@@ -106,7 +106,7 @@ struct OSCTests {
         #expect(t.counters.unknownSequences == 0)
     }
 
-    @Test func unknownOSCIsIgnored() {
+    @Test("Unknown OSC is ignored") func unknownOSCIsIgnored() {
         let t = terminal(10, 1, "\(ESC)]1337;File=whatever\u{07}x")
         #expect(t.screenLine(0) == "x")
         #expect(t.counters.unknownSequences == 1)

@@ -24,7 +24,7 @@ struct PrintRunTests {
     /// clusters, styles, protection, links) with the one-scalar path; each
     /// case ends with REP, which repeats whatever the run left as the last
     /// character.
-    @Test(arguments: [(17, 5), (9, 4), (2, 3), (1, 2), (80, 24)])
+    @Test("Runs match the one scalar path cell by cell", arguments: [(17, 5), (9, 4), (2, 3), (1, 2), (80, 24)])
     func runsMatchTheOneScalarPathCellByCell(columns: Int, rows: Int) {
         var generator = SplitMix64(seed: UInt64(columns * 1_000 + rows))
         let pieces: [String] = [
@@ -55,30 +55,32 @@ struct PrintRunTests {
     /// motion) against the one-scalar path: the cells, the cursor, the
     /// marks counted as dropped, and what REP repeats afterwards (the last
     /// character, changed only by a mark that joined it).
-    @Test(arguments: [
-        (10, 2, "e\u{301}"),
-        (10, 2, "e\u{301}\u{302}漢\u{303}"),
-        (3, 2, "abc\u{301}"),  // pending wrap: joins the last column
-        (4, 2, "\(CSI)?7labcd\u{301}"),  // autowrap off: joins the cell left of the cursor
-        (4, 2, "\(CSI)?7labcd\u{301}\u{302}─\u{303}"),
-        (5, 2, "\(CSI)?7labc漢\u{301}"),
-        (10, 2, "漢\(CSI)m\u{301}"),  // after a wide character: past its right half
-        (10, 2, "漢\(CSI)1D\u{301}"),  // cursor on the right half
-        (10, 2, "ab\(CSI)1D\u{301}"),
-        (10, 2, "\(CSI)5G\u{301}"),  // a blank before the cursor: dropped
-        (10, 2, "ab\(CSI)4G\u{301}x"),
-        (10, 2, "abc\r\u{301}"),  // start of the row: dropped
-        (10, 2, "abc\n\u{301}"),
-        (10, 2, "e" + String(repeating: "\u{301}", count: 40) + "x"),  // the cluster limit within a run
-        (10, 2, "e" + String(repeating: "\(CSI)m\u{301}", count: 40)),  // ... at run starts: REP state kept
-        (10, 2, "e\(CSI)m" + String(repeating: "\u{301}", count: 40) + "漢"),
-        (10, 2, "e\(CSI)m\u{301}"),  // REP state set by the mark alone
-        (10, 2, "\(CSI)?2027he\u{301}x\u{1F469}\u{200D}\u{1F467}"),  // clustering: the general path
-        (10, 2, "\(CSI)4he\u{301}"),
-        (10, 2, "\(CSI)1\"qe\u{301}"),
-        (10, 2, "\(CSI)?69h\(CSI)3;6s\(CSI)1;7He\u{301}f\u{302}"),
-        (10, 2, "abcdefgh\(ESC)7\(ESC)#6\(ESC)8\u{301}"),  // cursor past a DECDWL row's last column
-    ])
+    @Test(
+        "Marks at the start of a run match the one scalar path",
+        arguments: [
+            (10, 2, "e\u{301}"),
+            (10, 2, "e\u{301}\u{302}漢\u{303}"),
+            (3, 2, "abc\u{301}"),  // pending wrap: joins the last column
+            (4, 2, "\(CSI)?7labcd\u{301}"),  // autowrap off: joins the cell left of the cursor
+            (4, 2, "\(CSI)?7labcd\u{301}\u{302}─\u{303}"),
+            (5, 2, "\(CSI)?7labc漢\u{301}"),
+            (10, 2, "漢\(CSI)m\u{301}"),  // after a wide character: past its right half
+            (10, 2, "漢\(CSI)1D\u{301}"),  // cursor on the right half
+            (10, 2, "ab\(CSI)1D\u{301}"),
+            (10, 2, "\(CSI)5G\u{301}"),  // a blank before the cursor: dropped
+            (10, 2, "ab\(CSI)4G\u{301}x"),
+            (10, 2, "abc\r\u{301}"),  // start of the row: dropped
+            (10, 2, "abc\n\u{301}"),
+            (10, 2, "e" + String(repeating: "\u{301}", count: 40) + "x"),  // the cluster limit within a run
+            (10, 2, "e" + String(repeating: "\(CSI)m\u{301}", count: 40)),  // ... at run starts: REP state kept
+            (10, 2, "e\(CSI)m" + String(repeating: "\u{301}", count: 40) + "漢"),
+            (10, 2, "e\(CSI)m\u{301}"),  // REP state set by the mark alone
+            (10, 2, "\(CSI)?2027he\u{301}x\u{1F469}\u{200D}\u{1F467}"),  // clustering: the general path
+            (10, 2, "\(CSI)4he\u{301}"),
+            (10, 2, "\(CSI)1\"qe\u{301}"),
+            (10, 2, "\(CSI)?69h\(CSI)3;6s\(CSI)1;7He\u{301}f\u{302}"),
+            (10, 2, "abcdefgh\(ESC)7\(ESC)#6\(ESC)8\u{301}"),  // cursor past a DECDWL row's last column
+        ])
     func marksAtTheStartOfARunMatchTheOneScalarPath(columns: Int, rows: Int, input: String) {
         let (whole, oneByOne) = fedWholeAndByteByByte(columns, rows, input, scrollback: 10)
         #expect(CellGrid(whole) == CellGrid(oneByOne))
@@ -88,34 +90,37 @@ struct PrintRunTests {
         #expect(CellGrid(whole) == CellGrid(oneByOne), "after REP")
     }
 
-    @Test func markAfterASCIIJoinsItAndBecomesWhatREPRepeats() {
+    @Test("Mark after ASCII joins it and becomes what REP repeats") func markAfterASCIIJoinsItAndBecomesWhatREPRepeats()
+    {
         let t = terminal(10, 2, "ae\u{301}\(CSI)2b")
         #expect(t.screenLine(0) == "ae\u{301}e\u{301}e\u{301}")
         #expect(t.cellAt(0, 1).scalars == ["e", "\u{301}"])
         #expect(t.at == [0, 4])
     }
 
-    @Test func markAfterAWideCharacterJoinsItsLeftHalf() {
+    @Test("Mark after a wide character joins its left half") func markAfterAWideCharacterJoinsItsLeftHalf() {
         let t = terminal(10, 2, "漢\(CSI)m\u{301}\(CSI)b")
         #expect(t.cellAt(0, 0).scalars == ["漢", "\u{301}"] && t.cellAt(0, 0).width == .wide)
         #expect(t.cellAt(0, 2).scalars == ["漢", "\u{301}"] && t.cellAt(0, 2).width == .wide)
         #expect(t.at == [0, 4])
     }
 
-    @Test func markAfterABlankOrAtTheStartOfARowIsDropped() {
+    @Test("Mark after a blank or at the start of a row is dropped") func markAfterABlankOrAtTheStartOfARowIsDropped() {
         let t = terminal(10, 2, "ab\(CSI)4G\u{301}\r\u{302}")
         #expect(t.screenLine(0) == "ab")
         #expect(t.counters.droppedCombiningMarks == 2)
     }
 
-    @Test func markAfterASCIIInTheLastColumnWithoutAutowrapJoinsTheCellLeftOfTheCursor() {
+    @Test("Mark after ASCII in the last column without autowrap joins the cell left of the cursor")
+    func markAfterASCIIInTheLastColumnWithoutAutowrapJoinsTheCellLeftOfTheCursor() {
         let t = terminal(4, 2, "\(CSI)?7labcd\u{301}")
         #expect(t.screenLine(0) == "abc\u{301}d")
         let u = terminal(4, 2, "abcd\u{301}")  // autowrap on: the wrap is pending, the mark joins d
         #expect(u.screenLine(0) == "abcd\u{301}" && u.cursor.pendingWrap)
     }
 
-    @Test func marksPastTheClusterLimitAtRunStartsAreDroppedAndLeaveREPAlone() {
+    @Test("Marks past the cluster limit at run starts are dropped and leave REP alone")
+    func marksPastTheClusterLimitAtRunStartsAreDroppedAndLeaveREPAlone() {
         // 31 marks fill the cluster (32 scalars); each further one, alone in
         // its run after an SGR (which clears the REP state), is dropped, and
         // REP then has nothing to repeat.
@@ -126,7 +131,8 @@ struct PrintRunTests {
         #expect(t.screenLine(0).unicodeScalars.count == 32 && t.at == [0, 1])
     }
 
-    @Test func wideCharacterEndingAtTheEdgeLeavesAPendingWrapAndTheNextOneWraps() {
+    @Test("Wide character ending at the edge leaves a pending wrap and the next one wraps")
+    func wideCharacterEndingAtTheEdgeLeavesAPendingWrapAndTheNextOneWraps() {
         let t = terminal(5, 3, "abc漢字")
         #expect(t.screenLines == ["abc漢", "字", ""])
         #expect(t.isWrapped(row: 0))
@@ -135,13 +141,15 @@ struct PrintRunTests {
         #expect(u.at == [0, 4] && u.cursor.pendingWrap)
     }
 
-    @Test func wideCharacterThatDoesNotFitLeavesASpacerMidRun() {
+    @Test("Wide character that does not fit leaves a spacer mid run")
+    func wideCharacterThatDoesNotFitLeavesASpacerMidRun() {
         let t = terminal(5, 3, "abc─漢字")
         #expect(t.screenLines == ["abc─", "漢字", ""])
         #expect(t.cellAt(0, 3).width == .narrow && t.cellAt(0, 4).width == .wrapSpacer)
     }
 
-    @Test func zeroWidthScalarsMidRunJoinTheCharacterBeforeThem() {
+    @Test("Zero width scalars mid run join the character before them")
+    func zeroWidthScalarsMidRunJoinTheCharacterBeforeThem() {
         let t = terminal(10, 2, "漢\u{301}─\u{302}\u{303}字")
         #expect(t.cellAt(0, 0).scalars == ["漢", "\u{301}"] && t.cellAt(0, 0).width == .wide)
         #expect(t.cellAt(0, 1).width == .wideTail)
@@ -150,7 +158,8 @@ struct PrintRunTests {
         #expect(t.at == [0, 5])
     }
 
-    @Test func repeatAfterARunEndingInAClusterRepeatsTheCluster() {
+    @Test("Repeat after a run ending in a cluster repeats the cluster")
+    func repeatAfterARunEndingInAClusterRepeatsTheCluster() {
         let t = terminal(10, 2, "─漢\u{301}\(CSI)2b")
         #expect(t.screenLine(0) == "─漢\u{301}漢\u{301}漢\u{301}")
         #expect(t.cellAt(0, 3).width == .wide && t.cellAt(0, 5).width == .wide)
@@ -158,7 +167,8 @@ struct PrintRunTests {
         #expect(u.screenLine(0) == "漢───")
     }
 
-    @Test func zeroWidthScalarAfterTheLastColumnWithoutAutowrapJoinsTheCellLeftOfTheCursor() {
+    @Test("Zero width scalar after the last column without autowrap joins the cell left of the cursor")
+    func zeroWidthScalarAfterTheLastColumnWithoutAutowrapJoinsTheCellLeftOfTheCursor() {
         // With autowrap off the cursor stays on the last column, and a mark
         // joins the cell before the cursor (as xterm's does): the run path
         // must not attach it to the character it just put in the last column.
@@ -167,13 +177,15 @@ struct PrintRunTests {
         #expect(t.at == [0, 3] && !t.cursor.pendingWrap)
     }
 
-    @Test func zeroWidthScalarAfterAPendingWrapJoinsTheLastColumn() {
+    @Test("Zero width scalar after a pending wrap joins the last column")
+    func zeroWidthScalarAfterAPendingWrapJoinsTheLastColumn() {
         let t = terminal(3, 2, "ab─\u{301}")
         #expect(t.cellAt(0, 2).scalars == ["─", "\u{301}"])
         #expect(t.cursor.pendingWrap)
     }
 
-    @Test func runOverHalvesOfWideCharactersBlanksTheOtherHalves() {
+    @Test("Run over halves of wide characters blanks the other halves")
+    func runOverHalvesOfWideCharactersBlanksTheOtherHalves() {
         // ─ lands on 漢's right half, │ on 字's left half.
         let t = terminal(10, 2, "漢字\(CSI)1;2H─│")
         #expect(t.screenLine(0) == " ─│")
@@ -184,7 +196,7 @@ struct PrintRunTests {
         #expect(u.cellAt(0, 1).width == .wide && u.cellAt(0, 2).width == .wideTail && u.cellAt(0, 3).width == .narrow)
     }
 
-    @Test func runOnADoubleWidthRowWrapsAtHalfTheColumns() {
+    @Test("Run on a double width row wraps at half the columns") func runOnADoubleWidthRowWrapsAtHalfTheColumns() {
         let t = terminal(10, 3, "\(ESC)#6─│┌┐├┤")
         #expect(t.screenLines == ["─│┌┐├", "┤", ""])
         let u = terminal(10, 3, "\(ESC)#6漢字か")
@@ -192,25 +204,26 @@ struct PrintRunTests {
         #expect(u.cellAt(0, 4).width == .wrapSpacer)
     }
 
-    @Test func runInsideLeftAndRightMarginsWrapsAtTheRightMargin() {
+    @Test("Run inside left and right margins wraps at the right margin")
+    func runInsideLeftAndRightMarginsWrapsAtTheRightMargin() {
         let t = terminal(10, 3, "\(CSI)?69h\(CSI)3;6s\(CSI)1;3H漢字か─")
         #expect(t.screenLines == ["  漢字", "  か─", ""])
         #expect(t.at == [1, 5])
     }
 
-    @Test func runInInsertModeShiftsTheRestOfTheLine() {
+    @Test("Run in insert mode shifts the rest of the line") func runInInsertModeShiftsTheRestOfTheLine() {
         let t = terminal(10, 2, "abcd\(CSI)2G\(CSI)4h漢─")
         #expect(t.screenLine(0) == "a漢─bcd")
         #expect(t.at == [0, 4])
     }
 
-    @Test func runWithAProtectedPenProtectsBothHalves() {
+    @Test("Run with a protected pen protects both halves") func runWithAProtectedPenProtectsBothHalves() {
         let t = terminal(10, 2, "\(CSI)1\"q漢─\(CSI)0\"q字")
         #expect(t.cellAt(0, 0).isProtected && t.cellAt(0, 1).isProtected && t.cellAt(0, 2).isProtected)
         #expect(!t.cellAt(0, 3).isProtected && !t.cellAt(0, 4).isProtected)
     }
 
-    @Test func runCarriesThePenStyleAndLinkToBothHalves() {
+    @Test("Run carries the pen style and link to both halves") func runCarriesThePenStyleAndLinkToBothHalves() {
         let t = terminal(10, 2, "\(CSI)31;44m\(ESC)]8;;https://example.org\(ESC)\\漢─")
         for column in 0..<3 {
             #expect(t.cellAt(0, column).style == t.cellAt(0, 0).style)

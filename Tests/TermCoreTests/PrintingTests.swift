@@ -3,20 +3,21 @@ import Testing
 
 @Suite("Printing and autowrap")
 struct PrintingTests {
-    @Test func printingAdvancesTheCursor() {
+    @Test("Printing advances the cursor") func printingAdvancesTheCursor() {
         let t = terminal(10, 3, "abc")
         #expect(t.screenLine(0) == "abc")
         #expect(t.at == [0, 3])
     }
 
-    @Test func lastColumnSetsPendingWrapWithoutMoving() {
+    @Test("Last column sets pending wrap without moving") func lastColumnSetsPendingWrapWithoutMoving() {
         // VT100: the cursor stays in the last column until the next character.
         let t = terminal(5, 3, "abcde")
         #expect(t.at == [0, 4])
         #expect(t.cursor.pendingWrap)
     }
 
-    @Test func nextCharacterAfterPendingWrapWrapsAndMarksTheRow() {
+    @Test("Next character after pending wrap wraps and marks the row")
+    func nextCharacterAfterPendingWrapWrapsAndMarksTheRow() {
         let t = terminal(5, 3, "abcdef")
         #expect(t.screenLines == ["abcde", "f", ""])
         #expect(t.at == [1, 1])
@@ -24,24 +25,24 @@ struct PrintingTests {
         #expect(!t.isWrapped(row: 1))
     }
 
-    @Test func carriageReturnCancelsPendingWrap() {
+    @Test("Carriage return cancels pending wrap") func carriageReturnCancelsPendingWrap() {
         let t = terminal(5, 3, "abcde\rX")
         #expect(t.screenLines == ["Xbcde", "", ""])
     }
 
-    @Test func linefeedCancelsPendingWrap() {
+    @Test("Linefeed cancels pending wrap") func linefeedCancelsPendingWrap() {
         let t = terminal(5, 3, "abcde\nX")
         #expect(t.screenLines == ["abcde", "    X", ""])
     }
 
-    @Test func autowrapOffOverwritesTheLastColumn() {
+    @Test("Autowrap off overwrites the last column") func autowrapOffOverwritesTheLastColumn() {
         let t = terminal(5, 3, "\(CSI)?7labcdefg")
         #expect(t.screenLines == ["abcdg", "", ""])
         #expect(t.at == [0, 4])
         #expect(!t.cursor.pendingWrap)
     }
 
-    @Test func wideCharacterTakesTwoCells() {
+    @Test("Wide character takes two cells") func wideCharacterTakesTwoCells() {
         let t = terminal(10, 2, "a漢b")
         #expect(t.screenLine(0) == "a漢b")
         #expect(t.cellAt(0, 1).width == .wide)
@@ -49,7 +50,7 @@ struct PrintingTests {
         #expect(t.at == [0, 4])
     }
 
-    @Test func wideCharacterAtTheLastColumnWrapsWhole() {
+    @Test("Wide character at the last column wraps whole") func wideCharacterAtTheLastColumnWrapsWhole() {
         // It cannot be split: the last cell stays blank and the character
         // moves to the next row (xterm).
         let t = terminal(5, 3, "abcd漢")
@@ -59,13 +60,15 @@ struct PrintingTests {
         #expect(t.at == [1, 2])
     }
 
-    @Test func wideCharacterEndingInTheLastColumnLeavesPendingWrap() {
+    @Test("Wide character ending in the last column leaves pending wrap")
+    func wideCharacterEndingInTheLastColumnLeavesPendingWrap() {
         let t = terminal(5, 3, "abc漢")
         #expect(t.at == [0, 4])
         #expect(t.cursor.pendingWrap)
     }
 
-    @Test func overwritingHalfAWideCharacterBlanksTheOtherHalf() {
+    @Test("Overwriting half a wide character blanks the other half")
+    func overwritingHalfAWideCharacterBlanksTheOtherHalf() {
         let t = terminal(10, 2, "漢字\(CSI)1;2HX")
         // X lands on the right half of 漢: its left half goes blank.
         #expect(t.screenLine(0) == " X字")
@@ -74,62 +77,64 @@ struct PrintingTests {
         #expect(u.screenLine(0) == "漢Y")
     }
 
-    @Test func combiningMarkJoinsThePreviousCell() {
+    @Test("Combining mark joins the previous cell") func combiningMarkJoinsThePreviousCell() {
         let t = terminal(10, 2, "e\u{301}x")
         #expect(t.cellAt(0, 0).scalars == ["e", "\u{301}"])
         #expect(t.cellAt(0, 1).text == "x")
         #expect(t.screenLine(0) == "e\u{301}x")
     }
 
-    @Test func combiningMarkAfterPendingWrapJoinsTheLastColumn() {
+    @Test("Combining mark after pending wrap joins the last column")
+    func combiningMarkAfterPendingWrapJoinsTheLastColumn() {
         let t = terminal(3, 2, "abc\u{301}")
         #expect(t.cellAt(0, 2).scalars == ["c", "\u{301}"])
         #expect(t.cursor.pendingWrap)
     }
 
-    @Test func combiningMarkOnAWideCharacterJoinsItsLeftHalf() {
+    @Test("Combining mark on a wide character joins its left half") func combiningMarkOnAWideCharacterJoinsItsLeftHalf()
+    {
         let t = terminal(10, 2, "漢\u{20DD}")
         #expect(t.cellAt(0, 0).scalars == ["漢", "\u{20DD}"])
     }
 
-    @Test func zeroWidthJoinerStaysInTheCell() {
+    @Test("Zero width joiner stays in the cell") func zeroWidthJoinerStaysInTheCell() {
         let t = terminal(10, 2, "👩\u{200D}")
         #expect(t.cellAt(0, 0).scalars == ["👩", "\u{200D}"])
     }
 
-    @Test func invalidUTF8PrintsReplacementCharacter() {
+    @Test("Invalid UTF-8 prints replacement character") func invalidUTF8PrintsReplacementCharacter() {
         let t = Terminal(columns: 10, rows: 2)
         t.feed([0x61, 0xFF, 0x62] as [UInt8])
         #expect(t.screenLine(0) == "a\u{FFFD}b")
     }
 
-    @Test func insertModeShiftsTheRowRight() {
+    @Test("Insert mode shifts the row right") func insertModeShiftsTheRowRight() {
         let t = terminal(10, 2, "abcd\(CSI)1;2H\(CSI)4hXY")
         #expect(t.screenLine(0) == "aXYbcd")
     }
 
-    @Test func decSpecialGraphicsDrawsLines() {
+    @Test("DEC special graphics draws lines") func decSpecialGraphicsDrawsLines() {
         // ESC ( 0 designates DEC Special Graphics to G0 (VT100 User Guide table 3-9).
         let t = terminal(10, 2, "\(ESC)(0lqk\(ESC)(Bq")
         #expect(t.screenLine(0) == "┌─┐q")
     }
 
-    @Test func shiftOutSelectsG1() {
+    @Test("Shift out selects G1") func shiftOutSelectsG1() {
         let t = terminal(10, 2, "\(ESC))0a\u{0E}x\u{0F}x")
         #expect(t.screenLine(0) == "a│x")
     }
 
-    @Test func britishCharsetMapsHashToPound() {
+    @Test("British charset maps hash to pound") func britishCharsetMapsHashToPound() {
         let t = terminal(10, 2, "\(ESC)(A#")
         #expect(t.screenLine(0) == "£")
     }
 
-    @Test func repeatRepeatsThePrecedingCharacter() {
+    @Test("Repeat repeats the preceding character") func repeatRepeatsThePrecedingCharacter() {
         let t = terminal(10, 2, "x\(CSI)3b")
         #expect(t.screenLine(0) == "xxxx")
     }
 
-    @Test func repeatAfterAControlDoesNothing() {
+    @Test("Repeat after a control does nothing") func repeatAfterAControlDoesNothing() {
         // xterm repeats only a graphic character immediately before REP.
         let t = terminal(10, 2, "x\r\(CSI)3b")
         #expect(t.screenLine(0) == "x")
@@ -138,7 +143,8 @@ struct PrintingTests {
 
 @Suite("Printing on double-width rows")
 struct DoubleWidthPrintingTests {
-    @Test func cursorRestoredPastTheHalfOfADoubleWidthRowIsClamped() {
+    @Test("Cursor restored past the half of a double width row is clamped")
+    func cursorRestoredPastTheHalfOfADoubleWidthRowIsClamped() {
         // DECSC at column 9, the row becomes double width (5 usable columns),
         // DECRC: printing must not run off the usable half.
         let t = terminal(10, 3, "aaaaaaaaa\(ESC)7\(ESC)#6\(ESC)8bc")
@@ -160,13 +166,14 @@ struct DoubleWidthPrintingTests {
 
 @Suite("Wide characters with no room")
 struct WideCharacterRoomTests {
-    @Test func wideCharacterOnAOneColumnScreenIsDropped() {
+    @Test("Wide character on a one column screen is dropped") func wideCharacterOnAOneColumnScreenIsDropped() {
         let t = terminal(1, 2, "漢a")
         #expect(t.screenLines == ["a", ""])
         #expect(t.counters.droppedWideCharacters == 1)
     }
 
-    @Test func wideCharacterOnADoubleWidthRowOfTwoColumnsIsDropped() {
+    @Test("Wide character on a double width row of two columns is dropped")
+    func wideCharacterOnADoubleWidthRowOfTwoColumnsIsDropped() {
         // One usable column (the right half of a double-width row is not
         // shown), autowrap off: there is nowhere to put two cells.
         let t = terminal(2, 2, "\(ESC)#6\(CSI)?7l漢")
@@ -179,7 +186,8 @@ struct WideCharacterRoomTests {
 /// cursor-motion and colour-heavy output), must land as in a run.
 @Suite("Printing single characters between sequences")
 struct SingleCharacterPrintingTests {
-    @Test func aCharacterOverAWideHeadOrTailClearsTheOtherHalf() {
+    @Test("A character over a wide head or tail clears the other half")
+    func aCharacterOverAWideHeadOrTailClearsTheOtherHalf() {
         // xterm: overwriting either half of a wide character erases all of it.
         let head = terminal(10, 2, "中\(CSI)1;1Ha")
         #expect(head.cellAt(0, 0).text == "a" && head.cellAt(0, 1).width == .narrow && head.cellAt(0, 1).text == "")
@@ -187,7 +195,8 @@ struct SingleCharacterPrintingTests {
         #expect(tail.cellAt(0, 0).width == .narrow && tail.cellAt(0, 0).text == "" && tail.cellAt(0, 1).text == "b")
     }
 
-    @Test func theLastColumnSetsPendingWrapAndTheNextCharacterWraps() {
+    @Test("The last column sets pending wrap and the next character wraps")
+    func theLastColumnSetsPendingWrapAndTheNextCharacterWraps() {
         let t = terminal(5, 3, "\(CSI)1;5Ha\(CSI)1mb")
         #expect(t.screenLines == ["    a", "b", ""])
         #expect(t.isWrapped(row: 0))
@@ -197,18 +206,20 @@ struct SingleCharacterPrintingTests {
         #expect(pending.cellAt(0, 4).style.foreground == .indexed(1))
     }
 
-    @Test func repRepeatsASingleCharacter() {
+    @Test("REP repeats a single character") func repRepeatsASingleCharacter() {
         #expect(terminal(10, 2, "\(CSI)2;3Hx\(CSI)3b").screenLines == ["", "  xxxx"])
     }
 
-    @Test func onADoubleWidthRowTheCursorPastTheHalfPrintsAtItsLastColumn() {
+    @Test("On a double width row the cursor past the half prints at its last column")
+    func onADoubleWidthRowTheCursorPastTheHalfPrintsAtItsLastColumn() {
         // DECDWL keeps columns 0–4 of 10; a CUP past them is clamped when printing.
         let t = terminal(10, 2, "\u{1B}#6\(CSI)1;9Hq")
         #expect(t.cellAt(0, 4).text == "q")
         #expect(t.at == [0, 4] && t.cursor.pendingWrap)
     }
 
-    @Test func everyCharacterPositionedAloneMatchesTheSameTextPrintedAsARun() {
+    @Test("Every character positioned alone matches the same text printed as a run")
+    func everyCharacterPositionedAloneMatchesTheSameTextPrintedAsARun() {
         // A CUP before each character of a line, in a random order, gives the line.
         var generator = SystemRandomNumberGenerator()
         let line = Array("The quick brown fox jumps over the lazy dog")

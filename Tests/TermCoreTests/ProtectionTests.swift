@@ -23,13 +23,14 @@ struct ProtectionTests {
         return String(decoding: out, as: UTF8.self)
     }
 
-    @Test func isoProtectedCellsSurviveEraseCharacters() {
+    @Test("ISO protected cells survive erase characters") func isoProtectedCellsSurviveEraseCharacters() {
         let t = isoProtected(then: "\(CSI)3X")
         #expect(t.screenLine(0) == "  c")
         #expect(t.cellAt(0, 2).isProtected)
     }
 
-    @Test func isoProtectedCellsSurviveEraseDisplayAndEraseLine() {
+    @Test("ISO protected cells survive erase display and erase line")
+    func isoProtectedCellsSurviveEraseDisplayAndEraseLine() {
         #expect(isoProtected(then: "\(CSI)J").screenLine(0) == "  c")
         #expect(isoProtected(then: "\(CSI)2J").screenLine(0) == "  c")
         #expect(isoProtected(then: "\(CSI)K").screenLine(0) == "  c")
@@ -37,7 +38,7 @@ struct ProtectionTests {
         #expect(isoProtected(then: "\(CSI)2K").screenLine(0) == "  c")
     }
 
-    @Test func theBlanksBeforeAKeptCellAreWrittenOnes() {
+    @Test("The blanks before a kept cell are written ones") func theBlanksBeforeAKeptCellAreWrittenOnes() {
         // esctest2 expects blank(), blank(), "c": the two erased cells read
         // back as written spaces (DECRQCRA 0x20, negated), the cells after
         // the protected one, erased to the end of the line, as never
@@ -47,33 +48,35 @@ struct ProtectionTests {
         #expect(checksum(t, row: 1, column: 4) == "\(ESC)P1!~0000\(ESC)\\")
     }
 
-    @Test func decProtectedCellsDoNotSurviveNormalErases() {
+    @Test("DEC protected cells do not survive normal erases") func decProtectedCellsDoNotSurviveNormalErases() {
         let dec = "ab\(CSI)1\"qc\(CSI)0\"q\(CSI)1;1H"
         #expect(terminal(8, 1, dec + "\(CSI)3X").screenLine(0) == "")
         #expect(terminal(8, 1, dec + "\(CSI)J").screenLine(0) == "")
         #expect(terminal(8, 1, dec + "\(CSI)K").screenLine(0) == "")
     }
 
-    @Test func selectiveErasesKeepIsoProtectedCellsToo() {
+    @Test("Selective erases keep ISO protected cells too") func selectiveErasesKeepIsoProtectedCellsToo() {
         // xterm: "DECSED respects ISO protection for backward compatibility".
         #expect(terminal(8, 1, "a\(ESC)Vb\(ESC)W\(CSI)?2J").screenLine(0) == " b")
         #expect(terminal(8, 1, "a\(ESC)Vb\(ESC)W\(CSI)?2K").screenLine(0) == " b")
     }
 
-    @Test func selectiveRectangleEraseKeepsOnlyDecProtectedCells() {
+    @Test("Selective rectangle erase keeps only DEC protected cells")
+    func selectiveRectangleEraseKeepsOnlyDecProtectedCells() {
         // xterm's DECSERA (ScrnWipeRectangle) looks at DEC protection only.
         #expect(terminal(4, 1, "a\(ESC)Vb\(ESC)W\(CSI)1;1;1;4${").screenLine(0) == "")
         #expect(terminal(4, 1, "a\(CSI)1\"qb\(CSI)0\"q\(CSI)1;1;1;4${").screenLine(0) == " b")
     }
 
-    @Test func theLastOfDecscaAndSpaDecidesForEveryProtectedCell() {
+    @Test("The last of DECSCA and SPA decides for every protected cell")
+    func theLastOfDecscaAndSpaDecidesForEveryProtectedCell() {
         // SPA, then DECSCA: DEC mode, so ED erases the SPA-protected "c".
         #expect(terminal(8, 1, "ab\(ESC)Vc\(ESC)W\(CSI)0\"q\(CSI)1;1H\(CSI)J").screenLine(0) == "")
         // DECSCA, then SPA…EPA: ISO mode, so ED keeps the DECSCA-protected "c".
         #expect(terminal(8, 1, "ab\(CSI)1\"qc\(CSI)0\"q\(ESC)V\(ESC)W\(CSI)1;1H\(CSI)J").screenLine(0) == "  c")
     }
 
-    @Test func epaEndsProtectionAndKeepsTheMode() {
+    @Test("EPA ends protection and keeps the mode") func epaEndsProtectionAndKeepsTheMode() {
         let t = terminal(8, 1, "a\(ESC)Vb\(ESC)Wc")
         #expect(!t.isPenProtected)
         #expect(t.protectionMode == .iso)
@@ -82,7 +85,7 @@ struct ProtectionTests {
         #expect(t.screenLine(0) == " b")
     }
 
-    @Test func protectionModeFollowsTheControls() {
+    @Test("Protection mode follows the controls") func protectionModeFollowsTheControls() {
         #expect(terminal(8, 1).protectionMode == .off)
         #expect(terminal(8, 1, "\(CSI)0\"q").protectionMode == .dec)
         let t = terminal(8, 1, "\(ESC)V")
@@ -91,18 +94,18 @@ struct ProtectionTests {
         #expect(t.protectionMode == .off && !t.isPenProtected)
     }
 
-    @Test func c1SpaAndEpaAreTheEscapes() {
+    @Test("C1 SPA and EPA are the escapes") func c1SpaAndEpaAreTheEscapes() {
         #expect(terminal(8, 1, "ab\u{96}c\u{97}d\(CSI)1;1H\(CSI)K").screenLine(0) == "  c")
     }
 
-    @Test func decstrStopsProtectingNewCharacters() {
+    @Test("DECSTR stops protecting new characters") func decstrStopsProtectingNewCharacters() {
         // DECSTR resets the protection attribute (VT510: DECSCA "normal").
         let t = terminal(8, 1, "\(ESC)V\(CSI)!pb\(CSI)1;1H\(CSI)K")
         #expect(!t.isPenProtected)
         #expect(t.screenLine(0) == "")
     }
 
-    @Test func decstrTurnsTheProtectionModeOff() {
+    @Test("DECSTR turns the protection mode off") func decstrTurnsTheProtectionModeOff() {
         // xterm's ReallyReset sets protected_mode to OFF_PROTECT for DECSTR
         // as for RIS: the cells protected before no longer survive a
         // selective erase (DEC) or an ED (ISO).
@@ -113,7 +116,7 @@ struct ProtectionTests {
         #expect(terminal(8, 1, "\(ESC)Va\(CSI)!p\(CSI)2J").screenLine(0) == "")
     }
 
-    @Test func decscSavesAndDecrcRestoresTheProtection() {
+    @Test("DECSC saves and DECRC restores the protection") func decscSavesAndDecrcRestoresTheProtection() {
         // DECSC saves the selective-erase attribute with the rendition (VT510
         // manual; xterm saves its PROTECTED flag), SPA's as DECSCA's.
         let t = terminal(8, 1, "\(ESC)V\(ESC)7\(ESC)W\(ESC)8x")

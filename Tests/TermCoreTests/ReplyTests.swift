@@ -13,7 +13,7 @@ struct ReplyTests {
         return String(decoding: out, as: UTF8.self)
     }
 
-    @Test func noCallbackNoReply() {
+    @Test("No callback no reply") func noCallbackNoReply() {
         let t = Terminal(columns: 10, rows: 2)
         t.feed("\(CSI)c\(CSI)6n")  // nothing to deliver to, nothing collected
         var out: [UInt8] = []
@@ -22,20 +22,20 @@ struct ReplyTests {
         #expect(out.isEmpty)
     }
 
-    @Test func primaryDeviceAttributes() {
+    @Test("Primary device attributes") func primaryDeviceAttributes() {
         // "CSI ? 6 4 ; Ps c": VT420 with 132 columns, selective erase, ANSI colour, rectangles.
         #expect(replies("\(CSI)c") == "\(CSI)?64;1;6;22;28c")
         #expect(replies("\(CSI)0c") == "\(CSI)?64;1;6;22;28c")
         #expect(replies("\(ESC)Z") == "\(CSI)?64;1;6;22;28c")  // DECID
     }
 
-    @Test func secondaryAndTertiaryDeviceAttributes() {
+    @Test("Secondary and tertiary device attributes") func secondaryAndTertiaryDeviceAttributes() {
         #expect(replies("\(CSI)>c") == "\(CSI)>41;379;0c")
         #expect(replies("\(CSI)>0c") == "\(CSI)>41;379;0c")
         #expect(replies("\(CSI)=c") == "\(ESC)P!|00000000\(ESC)\\")
     }
 
-    @Test func deviceStatusAndCursorPosition() {
+    @Test("Device status and cursor position") func deviceStatusAndCursorPosition() {
         #expect(replies("\(CSI)5n") == "\(CSI)0n")
         #expect(replies("\(CSI)3;7H\(CSI)6n") == "\(CSI)3;7R")
         // Under DECOM the report is relative to the scroll region.
@@ -72,11 +72,11 @@ struct ReplyTests {
         #expect(t.savedCursor(alternateScreen: false) == nil)
     }
 
-    @Test func extendedCursorPosition() {
+    @Test("Extended cursor position") func extendedCursorPosition() {
         #expect(replies("\(CSI)4;9H\(CSI)?6n") == "\(CSI)?4;9;1R")
     }
 
-    @Test func modeReportsForANSIModes() {
+    @Test("Mode reports for ANSI modes") func modeReportsForANSIModes() {
         #expect(replies("\(CSI)4$p") == "\(CSI)4;2$y")
         #expect(replies("\(CSI)4h\(CSI)4$p") == "\(CSI)4;1$y")
         #expect(replies("\(CSI)20h\(CSI)20$p") == "\(CSI)20;1$y")
@@ -107,7 +107,7 @@ struct ReplyTests {
         }
     }
 
-    @Test func modeReportsForDECModes() {
+    @Test("Mode reports for DEC modes") func modeReportsForDECModes() {
         #expect(replies("\(CSI)?7$p") == "\(CSI)?7;1$y")
         #expect(replies("\(CSI)?7l\(CSI)?7$p") == "\(CSI)?7;2$y")
         #expect(replies("\(CSI)?1049h\(CSI)?1049$p") == "\(CSI)?1049;1$y")
@@ -117,27 +117,28 @@ struct ReplyTests {
         #expect(replies("\(CSI)?12345$p") == "\(CSI)?12345;0$y")
     }
 
-    @Test func statusStringForSGR() {
+    @Test("Status string for SGR") func statusStringForSGR() {
         #expect(replies("\(CSI)1;31;48;5;100m\(ESC)P$qm\(ESC)\\") == "\(ESC)P1$r0;1;31;48:5:100m\(ESC)\\")
         #expect(replies("\(CSI)38;2;1;2;3m\(ESC)P$qm\(ESC)\\") == "\(ESC)P1$r0;38:2::1:2:3m\(ESC)\\")
     }
 
-    @Test func statusStringForMarginsCursorStyleAndProtection() {
+    @Test("Status string for margins cursor style and protection") func statusStringForMarginsCursorStyleAndProtection()
+    {
         #expect(replies("\(CSI)3;20r\(ESC)P$qr\(ESC)\\") == "\(ESC)P1$r3;20r\(ESC)\\")
         #expect(replies("\(CSI)?69h\(CSI)5;40s\(ESC)P$qs\(ESC)\\") == "\(ESC)P1$r5;40s\(ESC)\\")
         #expect(replies("\(CSI)4 q\(ESC)P$q q\(ESC)\\") == "\(ESC)P1$r4 q\(ESC)\\")
         #expect(replies("\(CSI)1\"q\(ESC)P$q\"q\(ESC)\\") == "\(ESC)P1$r1\"q\(ESC)\\")
     }
 
-    @Test func statusStringForUnknownSettingIsInvalid() {
+    @Test("Status string for unknown setting is invalid") func statusStringForUnknownSettingIsInvalid() {
         #expect(replies("\(ESC)P$qz\(ESC)\\") == "\(ESC)P0$r\(ESC)\\")
     }
 
-    @Test func version() {
+    @Test("Version") func version() {
         #expect(replies("\(CSI)>q") == "\(ESC)P>|TermEngine(0.1)\(ESC)\\")
     }
 
-    @Test func windowSizeReports() {
+    @Test("Window size reports") func windowSizeReports() {
         let t = Terminal(columns: 80, rows: 24)
         var out: [UInt8] = []
         t.writeBack = { out += $0 }
@@ -146,11 +147,11 @@ struct ReplyTests {
         #expect(String(decoding: out, as: UTF8.self) == "\(CSI)4;432;720t\(CSI)6;18;9t\(CSI)8;24;80t\(CSI)9;24;80t")
     }
 
-    @Test func titleIsNeverReported() {
+    @Test("Title is never reported") func titleIsNeverReported() {
         #expect(replies("\(ESC)]2;secret\u{07}\(CSI)21t\(CSI)20t") == "")
     }
 
-    @Test func rectangleChecksum() {
+    @Test("Rectangle checksum") func rectangleChecksum() {
         // "AB" = 0x41 + 0x42 = 0x83; negated modulo 2^16 = 0xFF7D. Bold adds 0x80 per cell.
         #expect(replies("AB\(CSI)1;0;1;1;1;2*y") == "\(ESC)P1!~FF7D\(ESC)\\")
         #expect(replies("\(CSI)1mAB\(CSI)7;0;1;1;1;2*y") == "\(ESC)P7!~FE7D\(ESC)\\")
@@ -185,7 +186,7 @@ struct ReplyTests {
         #expect(t.screenLines == ["abcde", ""])  // the erased cells do not wrap onto a row of their own
     }
 
-    @Test func paletteQueriesAndSets() {
+    @Test("Palette queries and sets") func paletteQueriesAndSets() {
         // xterm's colour 1 is #cd0000, reported with 16 bits per channel.
         #expect(replies("\(ESC)]4;1;?\u{07}") == "\(ESC)]4;1;rgb:cdcd/0000/0000\(ESC)\\")
         #expect(replies("\(ESC)]4;1;#102030\u{07}\(ESC)]4;1;?\u{07}") == "\(ESC)]4;1;rgb:1010/2020/3030\(ESC)\\")
@@ -195,7 +196,7 @@ struct ReplyTests {
                 == "\(ESC)]4;1;rgb:cdcd/0000/0000\(ESC)\\")
     }
 
-    @Test func dynamicColourQueriesAndResets() {
+    @Test("Dynamic colour queries and resets") func dynamicColourQueriesAndResets() {
         #expect(replies("\(ESC)]10;?\u{07}") == "\(ESC)]10;rgb:e5e5/e5e5/e5e5\(ESC)\\")
         #expect(replies("\(ESC)]11;?\u{07}") == "\(ESC)]11;rgb:0000/0000/0000\(ESC)\\")
         #expect(replies("\(ESC)]11;#ffffff\u{07}\(ESC)]11;?\u{07}") == "\(ESC)]11;rgb:ffff/ffff/ffff\(ESC)\\")
@@ -209,14 +210,14 @@ struct ReplyTests {
         #expect(replies("\(ESC)]12;?\u{07}") == "\(ESC)]12;rgb:e5e5/e5e5/e5e5\(ESC)\\")
     }
 
-    @Test func kittyKeyboardFlags() {
+    @Test("Kitty keyboard flags") func kittyKeyboardFlags() {
         #expect(replies("\(CSI)?u") == "\(CSI)?0u")
         #expect(replies("\(CSI)>5u\(CSI)?u") == "\(CSI)?5u")
         #expect(replies("\(CSI)>1u\(CSI)>3u\(CSI)<u\(CSI)?u") == "\(CSI)?1u")
         #expect(replies("\(CSI)=8;1u\(CSI)=1;2u\(CSI)?u\(CSI)=8;3u\(CSI)?u") == "\(CSI)?9u\(CSI)?1u")
     }
 
-    @Test func floodOfQueriesIsBounded() {
+    @Test("Flood of queries is bounded") func floodOfQueriesIsBounded() {
         let t = Terminal(columns: 80, rows: 24)
         var out: [UInt8] = []
         t.writeBack = { out += $0 }

@@ -4,14 +4,14 @@ import Testing
 
 @Suite("Resize and reflow")
 struct ResizeTests {
-    @Test func narrowingRewrapsASoftWrappedLine() {
+    @Test("Narrowing rewraps a soft wrapped line") func narrowingRewrapsASoftWrappedLine() {
         let t = terminal(10, 4, "abcdefghij")
         t.resize(columns: 4, rows: 4)
         #expect(t.screenLines == ["abcd", "efgh", "ij", ""])
         #expect(t.isWrapped(row: 0) && t.isWrapped(row: 1) && !t.isWrapped(row: 2))
     }
 
-    @Test func wideningJoinsSoftWrappedRows() {
+    @Test("Widening joins soft wrapped rows") func wideningJoinsSoftWrappedRows() {
         let t = terminal(4, 4, "abcdefghij\r\nxy")
         #expect(t.screenLines == ["abcd", "efgh", "ij", "xy"])
         t.resize(columns: 10, rows: 4)
@@ -19,13 +19,13 @@ struct ResizeTests {
         #expect(t.at == [1, 2])
     }
 
-    @Test func hardLineBreaksStay() {
+    @Test("Hard line breaks stay") func hardLineBreaksStay() {
         let t = terminal(10, 4, "ab\r\ncd")
         t.resize(columns: 20, rows: 4)
         #expect(t.screenLines == ["ab", "cd", "", ""])
     }
 
-    @Test func cursorStaysOnItsCharacter() {
+    @Test("Cursor stays on its character") func cursorStaysOnItsCharacter() {
         // The cursor is on "g" (row 1, column 2 at width 4).
         let t = terminal(4, 4, "abcdefghij\(CSI)2;3H")
         #expect(t.cellAt(1, 2).text == "g")
@@ -35,7 +35,7 @@ struct ResizeTests {
         #expect(t.at == [0, 6])
     }
 
-    @Test func wideCharacterIsNeverSplit() {
+    @Test("Wide character is never split") func wideCharacterIsNeverSplit() {
         let t = terminal(6, 3, "ab漢字")
         t.resize(columns: 3, rows: 3)
         // "ab" then 漢 does not fit in the last column: it moves down whole.
@@ -45,7 +45,7 @@ struct ResizeTests {
         #expect(t.screenLine(0) == "ab漢字")
     }
 
-    @Test func shrinkingRowsPushesTopLinesIntoScrollback() {
+    @Test("Shrinking rows pushes top lines into scrollback") func shrinkingRowsPushesTopLinesIntoScrollback() {
         let t = terminal(10, 4, "1\r\n2\r\n3\r\n4")
         t.resize(columns: 10, rows: 2)
         #expect(t.screenLines == ["3", "4"])
@@ -53,7 +53,7 @@ struct ResizeTests {
         #expect(t.at == [1, 1])
     }
 
-    @Test func growingRowsPullsLinesBackFromScrollback() {
+    @Test("Growing rows pulls lines back from scrollback") func growingRowsPullsLinesBackFromScrollback() {
         let t = terminal(10, 2, "1\r\n2\r\n3\r\n4")
         #expect(t.scrollbackLines == ["1", "2"])
         t.resize(columns: 10, rows: 4)
@@ -62,7 +62,7 @@ struct ResizeTests {
         #expect(t.at == [3, 1])
     }
 
-    @Test func blankRowsBelowTheCursorAreDroppedFirst() {
+    @Test("Blank rows below the cursor are dropped first") func blankRowsBelowTheCursorAreDroppedFirst() {
         let t = terminal(10, 5, "a\r\nb")
         t.resize(columns: 10, rows: 2)
         #expect(t.screenLines == ["a", "b"])
@@ -122,7 +122,7 @@ struct ResizeTests {
         for column in 0..<3 { #expect(t.cellAt(t.cursor.position.row, column).text == "e\u{301}") }
     }
 
-    @Test func scrollbackLinesReflowToo() {
+    @Test("Scrollback lines reflow too") func scrollbackLinesReflowToo() {
         let t = terminal(4, 2, "abcdefgh\r\nx\r\ny")
         #expect(t.scrollbackLines == ["abcd", "efgh"])
         t.resize(columns: 8, rows: 2)
@@ -130,7 +130,7 @@ struct ResizeTests {
         #expect(t.screenLines == ["x", "y"])
     }
 
-    @Test func alternateScreenIsNotReflowed() {
+    @Test("Alternate screen is not reflowed") func alternateScreenIsNotReflowed() {
         let t = terminal(10, 3, "\(CSI)?1049habcdefghij")
         t.resize(columns: 5, rows: 3)
         #expect(t.screenLines == ["abcde", "", ""])
@@ -138,14 +138,14 @@ struct ResizeTests {
         #expect(t.screenLines == ["", "", ""])
     }
 
-    @Test func primaryReflowsWhileTheAlternateScreenIsShown() {
+    @Test("Primary reflows while the alternate screen is shown") func primaryReflowsWhileTheAlternateScreenIsShown() {
         let t = terminal(10, 3, "abcdefghij\(CSI)?1049h")
         t.resize(columns: 5, rows: 3)
         t.feed("\(CSI)?1049l")
         #expect(t.screenLines == ["abcde", "fghij", ""])
     }
 
-    @Test func marginsResetOnResize() {
+    @Test("Margins reset on resize") func marginsResetOnResize() {
         let t = terminal(10, 5, "\(CSI)2;3r")
         t.resize(columns: 10, rows: 6)
         t.feed("\(CSI)6;1Hx\n")
@@ -153,7 +153,7 @@ struct ResizeTests {
         #expect(t.screenLine(4) == "x")
     }
 
-    @Test func cellsKeepTheirStyles() {
+    @Test("Cells keep their styles") func cellsKeepTheirStyles() {
         let t = terminal(4, 3, "\(CSI)31mabcdef")
         t.resize(columns: 3, rows: 3)
         #expect(t.cellAt(1, 0).text == "d")
@@ -170,7 +170,7 @@ struct ResizeTests {
         return t
     }
 
-    @Test func reflowIsOnByDefaultAndSurvivesReset() {
+    @Test("Reflow is on by default and survives reset") func reflowIsOnByDefaultAndSurvivesReset() {
         let t = Terminal(columns: 10, rows: 4)
         #expect(t.reflowsOnResize)
         t.reflowsOnResize = false
@@ -178,7 +178,8 @@ struct ResizeTests {
         #expect(!t.reflowsOnResize)
     }
 
-    @Test func withoutReflowNarrowingCutsRowsAndClampsTheCursor() {
+    @Test("Without reflow narrowing cuts rows and clamps the cursor")
+    func withoutReflowNarrowingCutsRowsAndClampsTheCursor() {
         let t = unreflowed(10, 4, "abcdefghij\r\nxy\(CSI)1;9H")
         t.resize(columns: 4, rows: 4)
         #expect(t.screenLines == ["abcd", "xy", "", ""])
@@ -186,7 +187,8 @@ struct ResizeTests {
         #expect(t.at == [0, 3])
     }
 
-    @Test func withoutReflowWideningKeepsSoftWrappedRowsApart() {
+    @Test("Without reflow widening keeps soft wrapped rows apart") func withoutReflowWideningKeepsSoftWrappedRowsApart()
+    {
         let t = unreflowed(4, 4, "abcdefghij\r\nxy")
         t.resize(columns: 10, rows: 4)
         #expect(t.screenLines == ["abcd", "efgh", "ij", "xy"])
@@ -194,14 +196,16 @@ struct ResizeTests {
         #expect(t.at == [3, 2])
     }
 
-    @Test func withoutReflowAWideCharacterCutAtTheEdgeIsBlanked() {
+    @Test("Without reflow a wide character cut at the edge is blanked")
+    func withoutReflowAWideCharacterCutAtTheEdgeIsBlanked() {
         let t = unreflowed(4, 2, "ab漢")
         t.resize(columns: 3, rows: 2)
         #expect(t.screenLine(0) == "ab")
         #expect(t.cellAt(0, 2).scalars.isEmpty && t.cellAt(0, 2).width == .narrow)
     }
 
-    @Test func withoutReflowAPendingWrapMovesIntoTheNewColumns() {
+    @Test("Without reflow a pending wrap moves into the new columns")
+    func withoutReflowAPendingWrapMovesIntoTheNewColumns() {
         // libvterm 16state_resize "Resize grow doesn't cancel phantom".
         let t = unreflowed(10, 2, "abcdefghij")
         #expect(t.cursor.pendingWrap)
@@ -211,7 +215,8 @@ struct ResizeTests {
         #expect(t.screenLines == ["abcdefghijk", ""])
     }
 
-    @Test func withoutReflowRowsStillMoveThroughTheScrollback() {
+    @Test("Without reflow rows still move through the scrollback") func withoutReflowRowsStillMoveThroughTheScrollback()
+    {
         let t = unreflowed(10, 4, "1\r\n2\r\n3\r\n4")
         t.resize(columns: 8, rows: 2)
         #expect(t.screenLines == ["3", "4"])
@@ -221,14 +226,14 @@ struct ResizeTests {
         #expect(t.at == [3, 1])
     }
 
-    @Test func withoutReflowLineSizesStay() {
+    @Test("Without reflow line sizes stay") func withoutReflowLineSizesStay() {
         let t = unreflowed(10, 2, "\(ESC)#6ab")
         t.resize(columns: 8, rows: 3)
         #expect(t.lineSize(row: 0) == .doubleWidth)
     }
 
     /// The hook the libvterm harness stands in for its driver's scrollback with.
-    @Test func appendedScrollbackLinesComeBackWhenRowsGrow() {
+    @Test("Appended scrollback lines come back when rows grow") func appendedScrollbackLinesComeBackWhenRowsGrow() {
         let t = terminal(10, 2, "top\r\nbottom")
         t.appendScrollbackLines(["ABCDE", "ABCDE"])
         #expect(t.screenLines == ["top", "bottom"])
@@ -238,7 +243,7 @@ struct ResizeTests {
         #expect(t.at == [2, 6])
     }
 
-    @Test func resizeOf10000LinesOfScrollbackWorks() {
+    @Test("Resize of 10000 lines of scrollback works") func resizeOf10000LinesOfScrollbackWorks() {
         var input = ""
         for line in 0..<12_000 { input += "line \(line) " + String(repeating: "x", count: line % 150) + "\r\n" }
         let t = Terminal(columns: 200, rows: 50, scrollback: 10_000)
@@ -251,7 +256,8 @@ struct ResizeTests {
         #expect(t.scrollbackCount <= 10_000)
     }
 
-    @Test func aProtectedWideCharacterStaysProtectedWhenReflowed() {
+    @Test("A protected wide character stays protected when reflowed")
+    func aProtectedWideCharacterStaysProtectedWhenReflowed() {
         // "ab" and a DECSCA-protected 你 fill 4 columns; at 3 the wide
         // character moves to the next row, and a selective erase of the
         // screen must leave both of its halves.

@@ -71,7 +71,7 @@ struct RobustnessTests {
         return bytes
     }
 
-    @Test(arguments: [1, 2, 3, 7, 64, 4096])
+    @Test("Any chunking gives the same screen", arguments: [1, 2, 3, 7, 64, 4096])
     func anyChunkingGivesTheSameScreen(chunk: Int) {
         let input = Self.randomInput(count: 40_000, seed: 7)
         let whole = Terminal(columns: 30, rows: 8, scrollback: 50)
@@ -89,7 +89,7 @@ struct RobustnessTests {
     /// whole and the one-scalar path when they arrive byte by byte: both must
     /// draw the same screen, at the edges, in the margins, on double-width
     /// rows, without autowrap, in insert mode and with mode 2027.
-    @Test(arguments: [(17, 5), (2, 3), (1, 2), (80, 24)])
+    @Test("Runs of wide and combining characters match one by one", arguments: [(17, 5), (2, 3), (1, 2), (80, 24)])
     func runsOfWideAndCombiningCharactersMatchOneByOne(columns: Int, rows: Int) {
         var generator = SplitMix64(seed: UInt64(columns * 100 + rows))
         let pieces: [String] = [
@@ -108,7 +108,7 @@ struct RobustnessTests {
         #expect(ScreenState(byteByByte) == ScreenState(whole))
     }
 
-    @Test func randomChunkSizesGiveTheSameScreen() {
+    @Test("Random chunk sizes give the same screen") func randomChunkSizesGiveTheSameScreen() {
         var generator = SplitMix64(seed: 99)
         for seed in 0..<5 {
             let input = Self.randomInput(count: 10_000, seed: UInt64(seed))
@@ -125,7 +125,8 @@ struct RobustnessTests {
         }
     }
 
-    @Test func sixteenMiBOfSeededRandomBytesFeedWithoutACrash() {
+    @Test("Sixteen MiB of seeded random bytes feed without a crash")
+    func sixteenMiBOfSeededRandomBytesFeedWithoutACrash() {
         // Uniformly random bytes (not terminal-flavoured): every byte value,
         // broken UTF-8, unterminated strings, absurd parameters.
         var generator = SplitMix64(seed: 2026)
@@ -145,13 +146,13 @@ struct RobustnessTests {
         #expect(u.scrollbackCount <= 10_000)
     }
 
-    @Test func hugeParametersAreClamped() {
+    @Test("Huge parameters are clamped") func hugeParametersAreClamped() {
         let t = terminal(10, 4, "\(CSI)65535;65535H\(CSI)65535@\(CSI)65535L\(CSI)65535b\(CSI)99999999999S")
         // IL returns the cursor to the first column; REP after IL has nothing to repeat.
         #expect(t.at == [3, 0])
     }
 
-    @Test func extremeSizesWork() {
+    @Test("Extreme sizes work") func extremeSizesWork() {
         let tiny = Terminal(columns: 1, rows: 1, scrollback: 0)
         tiny.feed("ab漢\r\n\(CSI)5;5Hc")
         #expect(tiny.screenLine(0) == "c")

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Row text")
 struct RowTextTests {
-    @Test func onlyTrailingSpacesGo() {
+    @Test("Only trailing spaces go") func onlyTrailingSpacesGo() {
         #expect("ab  c   ".droppingTrailingSpaces() == "ab  c")
         #expect("   ".droppingTrailingSpaces() == "")
         #expect("".droppingTrailingSpaces() == "")
@@ -12,7 +12,7 @@ struct RowTextTests {
         #expect("tab\t \u{A0} ".droppingTrailingSpaces() == "tab\t \u{A0}")
     }
 
-    @Test func charactersBeforeTheSpacesStayWhole() {
+    @Test("Characters before the spaces stay whole") func charactersBeforeTheSpacesStayWhole() {
         // A wide character, a space carrying a combining mark (one character
         // whose last scalar is not a space), and U+0600, which forms one
         // grapheme cluster with the space after it (UAX #29 GB9b).
@@ -21,12 +21,13 @@ struct RowTextTests {
         #expect("x\u{600}  ".droppingTrailingSpaces().unicodeScalars.map(\.value) == [0x78, 0x600])
     }
 
-    @Test func wideRowsOfBlanksTrimToTheirText() {
+    @Test("Wide rows of blanks trim to their text") func wideRowsOfBlanksTrimToTheirText() {
         let t = terminal(200, 2, "ab\r\n\(CSI)150Gz")
         #expect(t.screenLines == ["ab", String(repeating: " ", count: 149) + "z"])
     }
 
-    @Test func scalarsAreEncodedAsUTF8AndNonScalarsAsReplacement() {
+    @Test("Scalars are encoded as UTF-8 and non scalars as replacement")
+    func scalarsAreEncodedAsUTF8AndNonScalarsAsReplacement() {
         var text = RowText(capacity: 8)
         // One of each UTF-8 length, then a surrogate and a value past U+10FFFF.
         for value: UInt32 in [0x41, 0xE9, 0x7FF, 0x800, 0x4E2D, 0xFFFF, 0x1_F600, 0x10_FFFF, 0xD800, 0x11_0000, 0x20] {
@@ -39,7 +40,7 @@ struct RowTextTests {
         #expect(text.isEmpty && text.string == "")
     }
 
-    @Test func everyScalarRoundTrips() {
+    @Test("Every scalar round trips") func everyScalarRoundTrips() {
         // Every Unicode scalar value, as Swift encodes it.
         var text = RowText(capacity: 1 << 22)
         var expected = String.UnicodeScalarView()

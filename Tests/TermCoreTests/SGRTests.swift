@@ -7,7 +7,7 @@ struct SGRTests {
         terminal(10, 1, "\(CSI)\(parameters)mX").cellAt(0, 0).style
     }
 
-    @Test func basicAttributes() {
+    @Test("Basic attributes") func basicAttributes() {
         #expect(style("1").flags == .bold)
         #expect(style("2").flags == .dim)
         #expect(style("3").flags == .italic)
@@ -22,7 +22,7 @@ struct SGRTests {
         #expect(style("") == Style())
     }
 
-    @Test func resets() {
+    @Test("Resets") func resets() {
         #expect(style("1;2;22").flags == [])
         #expect(style("3;23").flags == [])
         #expect(style("4;24").underline == .none)
@@ -35,7 +35,7 @@ struct SGRTests {
         #expect(style("41;49").background == .default)
     }
 
-    @Test func underlineStyles() {
+    @Test("Underline styles") func underlineStyles() {
         #expect(style("4").underline == .single)
         #expect(style("21").underline == .double)
         #expect(style("4:0").underline == .none)
@@ -45,14 +45,14 @@ struct SGRTests {
         #expect(style("4:5").underline == .dashed)
     }
 
-    @Test func sixteenColours() {
+    @Test("Sixteen colours") func sixteenColours() {
         #expect(style("31").foreground == .indexed(1))
         #expect(style("47").background == .indexed(7))
         #expect(style("92").foreground == .indexed(10))
         #expect(style("104").background == .indexed(12))
     }
 
-    @Test func indexedAndDirectColours() {
+    @Test("Indexed and direct colours") func indexedAndDirectColours() {
         #expect(style("38;5;196").foreground == .indexed(196))
         #expect(style("48;5;17").background == .indexed(17))
         #expect(style("38;2;1;2;3").foreground == .rgb(1, 2, 3))
@@ -63,7 +63,7 @@ struct SGRTests {
         #expect(style("38:2:0:1:2:3").foreground == .rgb(1, 2, 3))
     }
 
-    @Test func parametersAfterAColourStillApply() {
+    @Test("Parameters after a colour still apply") func parametersAfterAColourStillApply() {
         let s = style("38;2;1;2;3;1;48;5;4")
         #expect(s.foreground == .rgb(1, 2, 3))
         #expect(s.flags == .bold)
@@ -74,18 +74,18 @@ struct SGRTests {
         #expect(t.underline == .single)
     }
 
-    @Test func underlineColour() {
+    @Test("Underline colour") func underlineColour() {
         #expect(style("58;5;3").underlineColor == .indexed(3))
         #expect(style("58:2::9:8:7").underlineColor == .rgb(9, 8, 7))
         #expect(style("58;5;3;59").underlineColor == .default)
     }
 
-    @Test func truncatedExtendedColourIsIgnored() {
+    @Test("Truncated extended colour is ignored") func truncatedExtendedColourIsIgnored() {
         #expect(style("38;5").foreground == .default)
         #expect(style("38;2;1;2").foreground == .default)
     }
 
-    @Test func everyPaletteColourPairKeepsItsStyle() {
+    @Test("Every palette colour pair keeps its style") func everyPaletteColourPairKeepsItsStyle() {
         // All 256 × 256 foreground/background pairs, a row per background, on
         // a screen that keeps the last 128 rows. Pairs are held in the cells
         // (StyleKey), so the table stays empty and never compacts; bold pairs
@@ -121,7 +121,7 @@ struct SGRTests {
         "\(CSI)38;2;\(index >> 16);\((index >> 8) & 0xFF);\(index & 0xFF)m"
     }
 
-    @Test func compactionKeepsEveryOtherCellsStyle() {
+    @Test("Compaction keeps every other cell's style") func compactionKeepsEveryOtherCellsStyle() {
         // A plain row and a bold row, then 70,000 colours through one cell:
         // the table compacts, and only that cell's style may change.
         let t = Terminal(columns: 10, rows: 4, scrollback: 0)
@@ -151,7 +151,8 @@ struct SGRTests {
         return input + "\(CSI)48;2;\(br);\(bg);\(bb);38;2;\(r);\(g);\(b)m"
     }
 
-    @Test func aCompactionInTheMiddleOfARunKeepsThePensStyle() {
+    @Test("A compaction in the middle of a run keeps the pen's style")
+    func aCompactionInTheMiddleOfARunKeepsThePensStyle() {
         // "a" fills the last column; the wrap before "b" scrolls, interns
         // the erase style of the new background and so compacts the full
         // table, renumbering the pen while the run is being printed. "b"
@@ -167,7 +168,8 @@ struct SGRTests {
         #expect(t.cellAt(23, 1).style == Style(background: .rgb(9, 9, 9)))
     }
 
-    @Test func aRectangleFilledDuringACompactionTakesThePensStyle() {
+    @Test("A rectangle filled during a compaction takes the pen's style")
+    func aRectangleFilledDuringACompactionTakesThePensStyle() {
         // DECFRA erases its area first, which interns the erase style of the
         // new background and compacts the full table: the fill must use the
         // pen's id from after the compaction.
@@ -184,7 +186,7 @@ struct SGRTests {
     /// eras, reset as their last line goes), and every cell still on the
     /// screen or in the scrollback keeps its own colour, the newest too
     /// (SwiftTerm drops colours once its table is full).
-    @Test func manyDistinctStylesNeverRunOut() {
+    @Test("Many distinct styles never run out") func manyDistinctStylesNeverRunOut() {
         let t = Terminal(columns: 80, rows: 24, scrollback: 100)
         let count = 200_000
         var input = ""

@@ -57,7 +57,7 @@ struct SGRTransitionTests {
         [0, 1, 3, 4, 7, 38, 5, 9, 48, 5, 4], [1, 300], [1, 2, 3, 4, 5, 6, 7, 8],
     ]
 
-    @Test func randomStreamsMatchTheModelCellByCell() {
+    @Test("Random streams match the model cell by cell") func randomStreamsMatchTheModelCellByCell() {
         // Each round picks six SGRs of the vocabulary and resets the pen every
         // third cell, as an editor's tokens do, to italic (a table style:
         // from an inline style, palette SGRs are arithmetic and not looked
@@ -97,7 +97,8 @@ struct SGRTransitionTests {
         }
     }
 
-    @Test func aTransitionStoredBeforeACompactionIsNotReusedAfterIt() {
+    @Test("A transition stored before a compaction is not reused after it")
+    func aTransitionStoredBeforeACompactionIsNotReusedAfterIt() {
         // rgb(1,2,3) from the default pen is stored; once no cell uses it, a
         // compaction gives its id to rgb(9,9,9). The same SGR from the default
         // pen must then intern rgb(1,2,3) again, not reuse the old id.
@@ -109,7 +110,7 @@ struct SGRTransitionTests {
         #expect(t.cellAt(0, 1).style.foreground == .rgb(1, 2, 3))
     }
 
-    @Test func aLookedUpBackgroundIsTheOneErasesUse() {
+    @Test("A looked up background is the one erases use") func aLookedUpBackgroundIsTheOneErasesUse() {
         // The second `48;2;0;0;200` from the default pen is a lookup; the
         // erase after it must fill with that blue, not with the erase style
         // of the pen before.
@@ -120,7 +121,7 @@ struct SGRTransitionTests {
         #expect(t.cellAt(1, 3).style.background == .rgb(0, 0, 200))
     }
 
-    @Test func aPenIsNamedWhateverTheStylesInUse() {
+    @Test("A pen is named whatever the styles in use") func aPenIsNamedWhateverTheStylesInUse() {
         // 65,535 distinct styles in use (the whole of the one terminal-wide
         // table there was before pages): each cell keeps its own, and a new
         // pen is named, looked up and stored as any other.
@@ -142,7 +143,7 @@ struct SGRTransitionTests {
         #expect(t.cellAt(0, 0).style == Style())
     }
 
-    @Test func twoHundredFiftySixColourFormsFromAPalettePairPen() {
+    @Test("256-colour forms from a palette pair pen") func twoHundredFiftySixColourFormsFromAPalettePairPen() {
         // After the first SGR the pen is a palette pair; the 256-colour forms
         // after it are applied to a pair (`inlineApplied`), anything
         // else as usual.

@@ -54,7 +54,8 @@ struct ScrollbackView {
 
 @Suite("The scrollback recipe of EMBEDDING.md")
 struct ScrollbackRecipeTests {
-    @Test func theRecipeKeepsItsLinesSelectionAndMatchesWhileOutputArrives() {
+    @Test("The recipe keeps its lines selection and matches while output arrives")
+    func theRecipeKeepsItsLinesSelectionAndMatchesWhileOutputArrives() {
         let locked = LockedTerminal(Terminal(columns: 30, rows: 5, scrollback: 200))
         var output = ""
         for n in 0..<300 { output += "entry \(n) /var/log/item\(n).txt\r\n" }

@@ -4,13 +4,13 @@ import Testing
 
 @Suite("Scrolling and scrollback")
 struct ScrollingTests {
-    @Test func linefeedAtTheBottomScrollsIntoScrollback() {
+    @Test("Linefeed at the bottom scrolls into scrollback") func linefeedAtTheBottomScrollsIntoScrollback() {
         let t = terminal(10, 3, "1\r\n2\r\n3\r\n4\r\n5")
         #expect(t.screenLines == ["3", "4", "5"])
         #expect(t.scrollbackLines == ["1", "2"])
     }
 
-    @Test func recycledRowsShowNothingOfTheirOldLines() {
+    @Test("Recycled rows show nothing of their old lines") func recycledRowsShowNothingOfTheirOldLines() {
         // Seven row slots (3 rows, 4 lines of scrollback) reused 200 times by
         // lines of random length, wide characters and rows erased with a
         // background colour: a row cleared for a new line must keep nothing
@@ -43,7 +43,7 @@ struct ScrollingTests {
         #expect(t.cellAt(2, 11).style == Style())
     }
 
-    @Test func scrollbackKeepsOnlyTheNewestLines() {
+    @Test("Scrollback keeps only the newest lines") func scrollbackKeepsOnlyTheNewestLines() {
         var input = ""
         for line in 1...20 { input += "\(line)\r\n" }
         let t = terminal(10, 3, scrollback: 5, input)
@@ -51,19 +51,19 @@ struct ScrollingTests {
         #expect(t.screenLines == ["19", "20", ""])
     }
 
-    @Test func zeroScrollbackKeepsNothing() {
+    @Test("Zero scrollback keeps nothing") func zeroScrollbackKeepsNothing() {
         let t = terminal(10, 2, scrollback: 0, "a\r\nb\r\nc")
         #expect(t.scrollbackCount == 0)
         #expect(t.screenLines == ["b", "c"])
     }
 
-    @Test func regionScrollDoesNotFeedScrollback() {
+    @Test("Region scroll does not feed scrollback") func regionScrollDoesNotFeedScrollback() {
         let t = terminal(10, 4, "a\r\nb\r\nc\r\nd\(CSI)2;3r\(CSI)3;1H\nX")
         #expect(t.screenLines == ["a", "c", "X", "d"])
         #expect(t.scrollbackCount == 0)
     }
 
-    @Test func regionAtTheTopRowFeedsScrollback() {
+    @Test("Region at the top row feeds scrollback") func regionAtTheTopRowFeedsScrollback() {
         // xterm saves the lines scrolled off a region whose top margin is the
         // first row; rows below the region stay where they are.
         let t = terminal(10, 4, "a\r\nb\r\nc\r\nd\(CSI)1;3r\(CSI)3;1H\nX")
@@ -71,17 +71,17 @@ struct ScrollingTests {
         #expect(t.scrollbackLines == ["a"])
     }
 
-    @Test func reverseIndexAtTheTopScrollsDown() {
+    @Test("Reverse index at the top scrolls down") func reverseIndexAtTheTopScrollsDown() {
         let t = terminal(10, 3, "a\r\nb\r\nc\(CSI)H\(ESC)M")
         #expect(t.screenLines == ["", "a", "b"])
     }
 
-    @Test func indexAndNextLine() {
+    @Test("Index and next line") func indexAndNextLine() {
         #expect(terminal(10, 3, "ab\(ESC)D").at == [1, 2])
         #expect(terminal(10, 3, "ab\(ESC)E").at == [1, 0])
     }
 
-    @Test func scrollUpAndDown() {
+    @Test("Scroll up and down") func scrollUpAndDown() {
         let t = terminal(10, 4, "a\r\nb\r\nc\r\nd\(CSI)2S")
         #expect(t.screenLines == ["c", "d", "", ""])
         #expect(t.scrollbackLines == ["a", "b"])
@@ -89,7 +89,7 @@ struct ScrollingTests {
         #expect(u.screenLines == ["", "", "a", "b"])
     }
 
-    @Test func insertAndDeleteLinesStayInTheRegion() {
+    @Test("Insert and delete lines stay in the region") func insertAndDeleteLinesStayInTheRegion() {
         let t = terminal(10, 5, "a\r\nb\r\nc\r\nd\r\ne\(CSI)1;4r\(CSI)2;3H\(CSI)L")
         #expect(t.screenLines == ["a", "", "b", "c", "e"])
         #expect(t.at == [1, 0])
@@ -98,13 +98,13 @@ struct ScrollingTests {
         #expect(u.scrollbackCount == 0)
     }
 
-    @Test func deleteLinesAtTheTopNeverFeedScrollback() {
+    @Test("Delete lines at the top never feed scrollback") func deleteLinesAtTheTopNeverFeedScrollback() {
         let t = terminal(10, 3, "a\r\nb\r\nc\(CSI)H\(CSI)M")
         #expect(t.screenLines == ["b", "c", ""])
         #expect(t.scrollbackCount == 0)
     }
 
-    @Test func scrollRegionNeedsTopBelowBottom() {
+    @Test("Scroll region needs top below bottom") func scrollRegionNeedsTopBelowBottom() {
         // DECSTBM with top >= bottom is ignored; a valid one homes the cursor.
         let t = terminal(10, 5, "\(CSI)3;3H\(CSI)4;2r")
         #expect(t.at == [2, 2])
@@ -120,7 +120,7 @@ struct ScrollingTests {
 /// against a plain model of the rows.
 @Suite("Scrolling regions against a model")
 struct RegionScrollModelTests {
-    @Test(arguments: [0, 3, 7])
+    @Test("Random region scrolls match a model", arguments: [0, 3, 7])
     func randomRegionScrollsMatchAModel(scrollback: Int) {
         let rows = 6
         let t = Terminal(columns: 4, rows: rows, scrollback: scrollback)
@@ -191,50 +191,50 @@ func fedBothWays(
 /// (down a row, scrolling at the bottom margin; with LNM also a CR).
 @Suite("CR LF as one call")
 struct CarriageReturnLineFeedTests {
-    @Test func linesScrollIntoTheScrollback() {
+    @Test("Lines scroll into the scrollback") func linesScrollIntoTheScrollback() {
         let t = fedBothWays(10, 2, "ab\r\ncd\r\nef")
         #expect(t.screenLines == ["cd", "ef"])
         #expect(t.scrollbackLines == ["ab"])
         #expect(t.at == [1, 2])
     }
 
-    @Test func aPendingWrapIsCancelledWithoutAnExtraLine() {
+    @Test("A pending wrap is cancelled without an extra line") func aPendingWrapIsCancelledWithoutAnExtraLine() {
         let t = fedBothWays(4, 3, "abcd\r\nef")
         #expect(t.screenLines == ["abcd", "ef", ""])
         #expect(t.at == [1, 2])
     }
 
-    @Test func carriageReturnGoesToTheLeftMargin() {
+    @Test("Carriage return goes to the left margin") func carriageReturnGoesToTheLeftMargin() {
         // DECLRMM on, margins at columns 3–8; the cursor starts inside them.
         let t = fedBothWays(10, 3, "\(CSI)?69h\(CSI)3;8s\(CSI)1;5Hx\r\ny")
         #expect(t.screenLines == ["    x", "  y", ""])
         #expect(t.at == [1, 3])
     }
 
-    @Test func carriageReturnLeftOfTheMarginGoesToColumnOne() {
+    @Test("Carriage return left of the margin goes to column one") func carriageReturnLeftOfTheMarginGoesToColumnOne() {
         let t = fedBothWays(10, 3, "\(CSI)?69h\(CSI)3;8s\(CSI)1;2H\r\ny")
         #expect(t.screenLines == ["", "y", ""])
     }
 
-    @Test func lineFeedScrollsTheRegionAtItsBottomMargin() {
+    @Test("Line feed scrolls the region at its bottom margin") func lineFeedScrollsTheRegionAtItsBottomMargin() {
         let t = fedBothWays(10, 4, "top\(CSI)2;3r\(CSI)2;1Ha\(CSI)3;1Hb\r\nc\(CSI)4;1Hlast")
         #expect(t.screenLines == ["top", "b", "c", "last"])
     }
 
-    @Test func newlineModeAddsNothingAfterACarriageReturn() {
+    @Test("Newline mode adds nothing after a carriage return") func newlineModeAddsNothingAfterACarriageReturn() {
         let t = fedBothWays(10, 3, "\(CSI)20hab\r\ncd\r\n")
         #expect(t.screenLines == ["ab", "cd", ""])
         #expect(t.at == [2, 0])
     }
 
-    @Test func repeatAfterALineEndRepeatsNothing() {
+    @Test("Repeat after a line end repeats nothing") func repeatAfterALineEndRepeatsNothing() {
         // REP repeats the graphic character just before it; after CR LF there
         // is none (xterm).
         let t = fedBothWays(10, 3, "a\r\n\(CSI)3bz")
         #expect(t.screenLines == ["a", "z", ""])
     }
 
-    @Test func aLoneCarriageReturnOrLineFeedStillWorks() {
+    @Test("A lone carriage return or line feed still works") func aLoneCarriageReturnOrLineFeedStillWorks() {
         let t = fedBothWays(10, 3, "abc\rX\nY\n\r\r\nZ")
         #expect(t.screenLines == [" Y", "", "Z"])
         #expect(t.scrollbackLines == ["Xbc"])
@@ -253,14 +253,14 @@ struct PlainLinesTests {
         (first..<(first + count)).map { "line \($0)\r\n" }.joined()
     }
 
-    @Test func linesScrollIntoTheScrollbackUntilItIsFull() {
+    @Test("Lines scroll into the scrollback until it is full") func linesScrollIntoTheScrollbackUntilItIsFull() {
         let t = fedBothWays(10, 3, "top\r\n" + Self.lines(6), scrollback: 3)
         #expect(t.scrollbackLines == ["line 1", "line 2", "line 3"])
         #expect(t.screenLines == ["line 4", "line 5", ""])
         #expect(t.at == [2, 0])
     }
 
-    @Test func withoutScrollbackTheLinesLeaveTheScreen() {
+    @Test("Without scrollback the lines leave the screen") func withoutScrollbackTheLinesLeaveTheScreen() {
         let t = fedBothWays(10, 3, "\r\n\r\n" + Self.lines(5) + "end", scrollback: 0)
         #expect(t.scrollbackCount == 0)
         #expect(t.screenLines == ["line 3", "line 4", "end"])
@@ -268,7 +268,7 @@ struct PlainLinesTests {
 
     /// A row reused from the scrollback's oldest line keeps nothing of it:
     /// short lines after full ones show only themselves.
-    @Test func shortLinesAfterLongOnesLeaveNoTrace() {
+    @Test("Short lines after long ones leave no trace") func shortLinesAfterLongOnesLeaveNoTrace() {
         let long = String(repeating: "0123456789\r\n", count: 3)
         let t = fedBothWays(10, 2, "\r\n" + long + "ab\r\ncd\r\nef\r\n", scrollback: 1)
         #expect(t.scrollbackLines == ["cd"])
@@ -279,7 +279,7 @@ struct PlainLinesTests {
     /// characters past it until the grid hands the row out (the grid's stale
     /// cells): none of them may ever show, on the screen or in the
     /// scrollback, and a row the grid clears again is not stale.
-    @Test func cellsLeftStaleNeverShow() {
+    @Test("Cells left stale never show") func cellsLeftStaleNeverShow() {
         let long = String(repeating: "0123456789\r\n", count: 8)
         let short = String(repeating: "ab\r\n", count: 6)
         let t = fedBothWays(10, 3, "\r\n" + long + short + "cd", scrollback: 4)
@@ -290,7 +290,7 @@ struct PlainLinesTests {
         }
     }
 
-    @Test func aRowClearedAgainKeepsItsNewCells() {
+    @Test("A row cleared again keeps its new cells") func aRowClearedAgainKeepsItsNewCells() {
         // The rows of the short lines go to the scrollback stale past "ab";
         // lines in colour take the general paths, whose scrolls clear those
         // rows whole and write them again.
@@ -304,7 +304,7 @@ struct PlainLinesTests {
 
     /// ED 3 frees the scrollback's slots, stale ones among them; the lines
     /// that reuse them show only themselves.
-    @Test func linesAfterEraseScrollbackShowNoStaleCells() {
+    @Test("Lines after erase scrollback show no stale cells") func linesAfterEraseScrollbackShowNoStaleCells() {
         let long = String(repeating: "0123456789\r\n", count: 8)
         let short = String(repeating: "ab\r\n", count: 6)
         let t = fedBothWays(
@@ -313,7 +313,7 @@ struct PlainLinesTests {
         #expect(t.screenLines == ["c", "c", ""])
     }
 
-    @Test func aResizeReadsNoStaleCells() {
+    @Test("A resize reads no stale cells") func aResizeReadsNoStaleCells() {
         let t = fedBothWays(
             10, 3, "\r\n" + String(repeating: "0123456789\r\n", count: 8) + String(repeating: "ab\r\n", count: 6),
             scrollback: 4)
@@ -322,14 +322,14 @@ struct PlainLinesTests {
         #expect(t.screenLines == ["ab", "ab", ""])
     }
 
-    @Test func aLineAsWideAsTheRowCancelsItsPendingWrap() {
+    @Test("A line as wide as the row cancels its pending wrap") func aLineAsWideAsTheRowCancelsItsPendingWrap() {
         // The last column's character leaves a wrap pending; CR LF cancels it.
         let t = fedBothWays(4, 2, "\r\nabcd\r\nefgh\r\nij")
         #expect(t.scrollbackLines == ["", "abcd"])
         #expect(t.screenLines == ["efgh", "ij"])
     }
 
-    @Test func aLongerLineWraps() {
+    @Test("A longer line wraps") func aLongerLineWraps() {
         let t = fedBothWays(4, 2, "\r\nab\r\nabcdef\r\ngh\r\n")
         #expect(t.scrollbackLines == ["", "ab", "abcd", "ef"])
         #expect(t.screenLines == ["gh", ""])
@@ -337,7 +337,7 @@ struct PlainLinesTests {
         #expect(!t.isWrapped(line: ScrollbackLine(1)) && !t.isWrapped(line: ScrollbackLine(3)))
     }
 
-    @Test func emptyLinesScrollToo() {
+    @Test("Empty lines scroll too") func emptyLinesScrollToo() {
         let t = fedBothWays(10, 2, "a\r\n\r\n\r\nb\r\n\r\nc")
         #expect(t.scrollbackLines == ["a", "", "", "b"])
         #expect(t.screenLines == ["", "c"])
@@ -345,7 +345,7 @@ struct PlainLinesTests {
 
     /// Text takes the pen's style; the rows scrolled in are erased with the
     /// background colour (bce), as an LF scroll erases them.
-    @Test func textTakesThePenAndNewRowsTheBackground() {
+    @Test("Text takes the pen and new rows the background") func textTakesThePenAndNewRowsTheBackground() {
         let t = fedBothWays(6, 2, "\(CSI)1;44m\r\nab\r\ncd\r\n")
         #expect(t.screenLines == ["cd", ""])
         #expect(t.cellAt(0, 0).style.flags.contains(.bold))
@@ -356,7 +356,8 @@ struct PlainLinesTests {
     /// A line stored over the left half of a wide character blanks its right
     /// half (ctlseqs leaves this to the terminal; xterm erases the other
     /// half).
-    @Test func aLineOverTheHeadOfAWideCharacterBlanksItsTail() {
+    @Test("A line over the head of a wide character blanks its tail")
+    func aLineOverTheHeadOfAWideCharacterBlanksItsTail() {
         // The bottom row holds "ab漢"; the cursor comes down onto it with a
         // CR LF, and "xyz" covers the wide character's left half.
         let t = fedBothWays(6, 2, "\(CSI)2;1Hab漢\(CSI)1;1H\r\nxyz\r\nend")
@@ -368,7 +369,7 @@ struct PlainLinesTests {
     /// A snapshot taken before sees the rows the lines wrote as changed:
     /// here the first line overwrites a bottom row that the CR LF before it
     /// moved the cursor onto (text is stored over the row; the rest stays).
-    @Test func snapshotsSeeTheRowsTheLinesWrote() {
+    @Test("Snapshots see the rows the lines wrote") func snapshotsSeeTheRowsTheLinesWrote() {
         let t = terminal(6, 3, "\(CSI)3;1Hold\(CSI)2;1H")
         let before = t.snapshot()
         t.feed("\r\nxy\r\n")
@@ -378,13 +379,13 @@ struct PlainLinesTests {
     }
 
     /// After CR LF there is no character for REP to repeat.
-    @Test func repeatAfterTheLinesRepeatsNothing() {
+    @Test("Repeat after the lines repeats nothing") func repeatAfterTheLinesRepeatsNothing() {
         let t = fedBothWays(10, 3, "\r\na\r\nbc\r\n\(CSI)3bz")
         #expect(t.screenLines == ["a", "bc", "z"])
     }
 
     /// A combining mark right after the lines has no character to join.
-    @Test func graphemeClusteringStartsAfreshAfterTheLines() {
+    @Test("Grapheme clustering starts afresh after the lines") func graphemeClusteringStartsAfreshAfterTheLines() {
         let t = fedBothWays(10, 3, "\(CSI)?2027h\r\nab\r\ne\r\n\u{301}x")
         #expect(t.screenLines == ["ab", "e", "x"])
     }
@@ -394,7 +395,8 @@ struct PlainLinesTests {
     /// graphics set leaves that comparison's scalar alone, so a regional
     /// indicator after it is compared with the lines' "d" (a new cell), not
     /// with the indicator before the lines (they would pair into a flag).
-    @Test func theLinesLastCharacterIsWhatClusteringComparesWith() {
+    @Test("The lines' last character is what clustering compares with")
+    func theLinesLastCharacterIsWhatClusteringComparesWith() {
         let t = fedBothWays(10, 2, "\(CSI)?2027h\u{1F1E6}\r\nab\r\ncd\r\n\(ESC)(0q\u{1F1E7}")
         #expect(t.cellAt(1, 0).text == "─")
         #expect(t.screenLines == ["cd", "─\u{1F1E7}"])
@@ -404,14 +406,15 @@ struct PlainLinesTests {
     /// after a background change, not before: lines offered while it is not
     /// yet interned go through the usual calls. Here a prompt follows the
     /// CR LF and nothing scrolls, so no style is added for the blank.
-    @Test func theEraseStyleIsNotInternedBeforeAnythingScrolls() {
+    @Test("The erase style is not interned before anything scrolls")
+    func theEraseStyleIsNotInternedBeforeAnythingScrolls() {
         let t = fedBothWays(10, 3, "\(CSI)2;1H\(CSI)1;44m\r\nprompt$ ")
         #expect(t.styleCount == terminal(10, 3, "\(CSI)1;44mx").styleCount)
         #expect(t.screenLines == ["", "", "prompt$"])
     }
 
     /// DECSCA's protection goes with every character the pen writes.
-    @Test func aProtectedPenProtectsTheLinesCharacters() {
+    @Test("A protected pen protects the lines' characters") func aProtectedPenProtectsTheLinesCharacters() {
         let t = fedBothWays(10, 2, "\(CSI)1\"q\r\nab\r\ncd\r\n\(CSI)0\"q\(CSI)A\(CSI)?2K")
         #expect(t.screenLines == ["cd", ""])
         #expect(t.cellAt(0, 0).isProtected)
@@ -421,7 +424,8 @@ struct PlainLinesTests {
     /// the row, some empty) with colour changes, wide characters, lone line
     /// ends and cursor moves among them, fed whole, in random chunks and byte
     /// by byte into terminals with a small scrollback: all three agree.
-    @Test(arguments: [(1, 8), (2, 8), (3, 8), (4, 20), (5, 20), (6, 80)])
+    @Test(
+        "Random plain lines agree however they arrive", arguments: [(1, 8), (2, 8), (3, 8), (4, 20), (5, 20), (6, 80)])
     func randomPlainLinesAgreeHoweverTheyArrive(seed: UInt64, columns: Int) {
         Self.expectRandomPlainLinesAgree(seed: seed, columns: columns, rows: 3, scrollback: 5, alsoEditing: false)
     }
@@ -430,7 +434,9 @@ struct PlainLinesTests {
     /// slots (ED 3, a scroll region from the top row, RI, IL, DL, ED 2), at
     /// other sizes: one row, two, none kept in the scrollback, a width under
     /// eight and one that is not a multiple of it.
-    @Test(arguments: [(7, 5, 1, 0), (8, 5, 2, 3), (9, 8, 4, 0), (10, 16, 2, 6), (11, 20, 4, 10), (12, 13, 3, 2)])
+    @Test(
+        "Random plain lines among scrolls and erases agree",
+        arguments: [(7, 5, 1, 0), (8, 5, 2, 3), (9, 8, 4, 0), (10, 16, 2, 6), (11, 20, 4, 10), (12, 13, 3, 2)])
     func randomPlainLinesAmongScrollsAndErasesAgree(seed: UInt64, columns: Int, rows: Int, scrollback: Int) {
         Self.expectRandomPlainLinesAgree(
             seed: seed, columns: columns, rows: rows, scrollback: scrollback, alsoEditing: true)
@@ -472,7 +478,7 @@ struct PlainLinesTests {
     /// Each state in which a line is more than a store and a scroll: the
     /// lines go through the general paths, with the same result as byte by
     /// byte and as ctlseqs has it.
-    @Test func otherStatesTakeTheGeneralPaths() {
+    @Test("Other states take the general paths") func otherStatesTakeTheGeneralPaths() {
         // A scroll region: the top row stays.
         #expect(fedBothWays(10, 3, "top\(CSI)2;3r\(CSI)3;1H\r\nab\r\ncd\r\n").screenLines == ["top", "cd", ""])
         // Left and right margins: CR returns to the left margin, and a line

@@ -22,14 +22,14 @@ struct SnapshotChangesTests {
         return (after.changes(since: before), after.changedRows(since: before))
     }
 
-    @Test func aCursorMoveAloneIsACursorChange() {
+    @Test("A cursor move alone is a cursor change") func aCursorMoveAloneIsACursorChange() {
         let (changes, rows) = Self.changes(after: "\u{1B}[3;4H")
         #expect(rows.isEmpty)  // what the documented loop missed
         #expect(changes.cursor && !changes.isEmpty)
         #expect(changes.rows.isEmpty && !changes.needsFullRedraw)
     }
 
-    @Test func hidingTheCursorIsACursorChange() {
+    @Test("Hiding the cursor is a cursor change") func hidingTheCursorIsACursorChange() {
         let (changes, rows) = Self.changes(after: "\u{1B}[?25l")
         #expect(rows.isEmpty)
         #expect(changes.cursor)
@@ -37,13 +37,13 @@ struct SnapshotChangesTests {
         #expect(shape.cursor && !shape.inputModes)
     }
 
-    @Test func reverseVideoRedrawsTheWholeScreen() {
+    @Test("Reverse video redraws the whole screen") func reverseVideoRedrawsTheWholeScreen() {
         let (changes, rows) = Self.changes(after: "\u{1B}[?5h")
         #expect(rows.isEmpty)
         #expect(changes.screenModes && changes.needsFullRedraw)
     }
 
-    @Test func defaultColoursAndThePaletteAreColourChanges() {
+    @Test("Default colours and the palette are colour changes") func defaultColoursAndThePaletteAreColourChanges() {
         for input in ["\u{1B}]11;rgb:10/20/30\u{7}", "\u{1B}]4;1;rgb:ff/00/00\u{7}", "\u{1B}]10;#abcdef\u{1B}\\"] {
             let (changes, rows) = Self.changes(after: input)
             #expect(rows.isEmpty, "\(input.debugDescription)")
@@ -56,7 +56,7 @@ struct SnapshotChangesTests {
         #expect(terminal.snapshot().changes(since: before).colors)
     }
 
-    @Test func titleDirectoryScrollbackAndInputModes() {
+    @Test("Title directory scrollback and input modes") func titleDirectoryScrollbackAndInputModes() {
         #expect(Self.changes(after: "\u{1B}]2;build\u{7}").0.title)
         #expect(Self.changes(after: "\u{1B}]1;icon\u{7}").0.title)
         #expect(Self.changes(after: "\u{1B}]7;file://host/tmp\u{7}").0.workingDirectory)
@@ -74,7 +74,7 @@ struct SnapshotChangesTests {
         #expect(paste.inputModes && !paste.cursor && !paste.needsFullRedraw)
     }
 
-    @Test func nothingFedIsNoChange() {
+    @Test("Nothing fed is no change") func nothingFedIsNoChange() {
         let (terminal, before) = Self.settled()
         let again = terminal.snapshot()
         #expect(again.generation == before.generation)
@@ -87,7 +87,7 @@ struct SnapshotChangesTests {
         #expect(after.changes(since: before).isEmpty)
     }
 
-    @Test func theGenerationGrowsWithEveryChange() {
+    @Test("The generation grows with every change") func theGenerationGrowsWithEveryChange() {
         let terminal = Terminal(columns: 10, rows: 3, scrollback: 0)
         var last = terminal.generation
         for step in ["a", "\u{1B}[2J", "\u{1B}[?1049h"] {
@@ -107,7 +107,7 @@ struct SnapshotChangesTests {
         #expect(terminal.snapshot().generation == last)
     }
 
-    @Test func onChangeFiresOncePerFeedNeverPerByte() {
+    @Test("On change fires once per feed never per byte") func onChangeFiresOncePerFeedNeverPerByte() {
         let terminal = Terminal(columns: 80, rows: 24, scrollback: 100)
         var calls = 0
         var repliesBefore = 0
@@ -126,7 +126,8 @@ struct SnapshotChangesTests {
         #expect(calls == 2)
     }
 
-    @Test func aSynchronizedUpdateHoldsTheFrameUntilItEndsOrTimesOut() {
+    @Test("A synchronized update holds the frame until it ends or times out")
+    func aSynchronizedUpdateHoldsTheFrameUntilItEndsOrTimesOut() {
         let terminal = Terminal(columns: 10, rows: 3, scrollback: 0)
         var now: UInt64 = 5_000_000_000
         terminal.clock = { now }
@@ -162,7 +163,7 @@ struct SnapshotChangesTests {
         #expect(!terminal.isHoldingFrame)
     }
 
-    @Test func theRealClockReleasesAHeldFrame() throws {
+    @Test("The real clock releases a held frame") func theRealClockReleasesAHeldFrame() throws {
         // No injected clock: the monotonic clock moves on its own.
         let terminal = Terminal(columns: 10, rows: 3, scrollback: 0)
         terminal.synchronizedOutputTimeout = 0.02

@@ -30,7 +30,7 @@ private func wholeLine(_ line: Int) -> Selection {
 struct SnapshotSelectionTests {
     // MARK: Acceptance (issue #19, item 7)
 
-    @Test(arguments: [false, true])
+    @Test("A selection keeps its text after ten thousand lines and an evicted one is gone", arguments: [false, true])
     func aSelectionKeepsItsTextAfterTenThousandLinesAndAnEvictedOneIsGone(styled: Bool) {
         let t = Terminal(columns: 40, rows: 10, scrollback: 20_000)
         t.feed(numberedLines(0, 20_100, styled: styled))  // the scrollback is full
@@ -68,7 +68,7 @@ struct SnapshotSelectionTests {
         #expect(after.text(of: kept) != keptText)
     }
 
-    @Test func aLogicalLineWhoseFirstRowsWereEvictedIsGone() {
+    @Test("A logical line whose first rows were evicted is gone") func aLogicalLineWhoseFirstRowsWereEvictedIsGone() {
         let t = Terminal(columns: 10, rows: 3, scrollback: 5)
         t.feed("AAAAAAAAAABBBBBBBBBBCCCCCCCCCC\r\n1\r\n2\r\n")
         let selection = wholeLine(2)  // the row of C's, the last of three soft-wrapped ones
@@ -85,7 +85,7 @@ struct SnapshotSelectionTests {
         #expect(t.text(of: stable) == nil)
     }
 
-    @Test func evictedCountGrowsOnlyOnceTheScrollbackIsFull() {
+    @Test("Evicted count grows only once the scrollback is full") func evictedCountGrowsOnlyOnceTheScrollbackIsFull() {
         let t = Terminal(columns: 20, rows: 5, scrollback: 10)
         t.feed(numberedLines(0, 14))  // 14 lines scrolled… 10 into the scrollback, none dropped
         #expect(t.scrollbackCount == 10)
@@ -111,7 +111,7 @@ struct SnapshotSelectionTests {
         return t
     }
 
-    @Test(arguments: [false, true])
+    @Test("Snapshot selection and search agree with the terminal", arguments: [false, true])
     func snapshotSelectionAndSearchAgreeWithTheTerminal(alternate: Bool) {
         var rng = SplitMix64(seed: alternate ? 19 : 7)
         let needles = ["a", "foo", "b/", "漢", "e\u{301}", "x.y f", "  ", "FOO"]
@@ -141,7 +141,7 @@ struct SnapshotSelectionTests {
         }
     }
 
-    @Test func aSnapshotSearchesOnlyTheLinesItHolds() {
+    @Test("A snapshot searches only the lines it holds") func aSnapshotSearchesOnlyTheLinesItHolds() {
         let t = terminal(10, 2, scrollback: 100, "foo\r\nbar\r\nfoo\r\nbaz\r\nfoo")
         #expect(t.scrollbackCount == 3)
         let screenOnly = t.snapshot()
@@ -156,7 +156,8 @@ struct SnapshotSelectionTests {
         #expect(t.search("foo").map(\.start.line) == [0, 2, 4])
     }
 
-    @Test func aMatchWrapsFromTheScrollbackOntoTheScreenInASnapshot() {
+    @Test("A match wraps from the scrollback onto the screen in a snapshot")
+    func aMatchWrapsFromTheScrollbackOntoTheScreenInASnapshot() {
         let t = terminal(4, 2, scrollback: 10, "abneedle")
         #expect(t.scrollbackCount == 0)
         t.feed("xx")
@@ -169,7 +170,7 @@ struct SnapshotSelectionTests {
 
     /// 20 lines into a scrollback of 100 (not full), 50 into one of 30 (full:
     /// its count stays the same while lines arrive, what fooled the old recipe).
-    @Test(arguments: [(scrollback: 100, lines: 20), (scrollback: 30, lines: 50)])
+    @Test("The viewport follows new lines", arguments: [(scrollback: 100, lines: 20), (scrollback: 30, lines: 50)])
     func theViewportFollowsNewLines(scrollback: Int, lines: Int) {
         let t = numberedTerminal(scrollback: scrollback, lines: lines)
         let full = t.scrollbackCount == scrollback
@@ -191,7 +192,8 @@ struct SnapshotSelectionTests {
         #expect(viewport.offset == scrollback)
     }
 
-    @Test func snapshotFollowingKeepsTheSameLinesInViewWhateverArrives() {
+    @Test("Snapshot following keeps the same lines in view whatever arrives")
+    func snapshotFollowingKeepsTheSameLinesInViewWhateverArrives() {
         var rng = SplitMix64(seed: 3)
         for scrollback in [0, 10, 40, 1_000] {
             let t = Terminal(columns: 16, rows: 4, scrollback: scrollback)
@@ -219,7 +221,7 @@ struct SnapshotSelectionTests {
         }
     }
 
-    @Test func aViewportOnTheLiveScreenStaysThere() {
+    @Test("A viewport on the live screen stays there") func aViewportOnTheLiveScreenStaysThere() {
         let t = Terminal(columns: 20, rows: 3, scrollback: 10)
         var viewport = Viewport()
         _ = t.snapshot(following: &viewport)
@@ -231,7 +233,7 @@ struct SnapshotSelectionTests {
 
     // MARK: Edge cases
 
-    @Test func clearingTheScrollbackEvictsItButNotTheScreen() {
+    @Test("Clearing the scrollback evicts it but not the screen") func clearingTheScrollbackEvictsItButNotTheScreen() {
         let t = numberedTerminal(scrollback: 100, lines: 10)
         let snapshot = t.snapshot(scrollback: 0..<t.scrollbackCount)
         let inScrollback = snapshot.stableSelection(wholeLine(2))
@@ -245,7 +247,7 @@ struct SnapshotSelectionTests {
         #expect(screenText == "line 9 tail")
     }
 
-    @Test func aResetEvictsEveryLine() {
+    @Test("A reset evicts every line") func aResetEvictsEveryLine() {
         for reset in ["ris", "api"] {
             let t = numberedTerminal(scrollback: 100, lines: 10)
             let snapshot = t.snapshot(scrollback: 0..<t.scrollbackCount)
@@ -259,7 +261,7 @@ struct SnapshotSelectionTests {
         }
     }
 
-    @Test(arguments: [true, false])
+    @Test("A resize retires every line", arguments: [true, false])
     func aResizeRetiresEveryLine(reflows: Bool) {
         let t = Terminal(columns: 20, rows: 3, scrollback: 100)
         t.reflowsOnResize = reflows
@@ -279,7 +281,7 @@ struct SnapshotSelectionTests {
         #expect(t.evictedLineCount > 8 + 3)
     }
 
-    @Test func theAlternateScreenNumbersItsOwnLines() {
+    @Test("The alternate screen numbers its own lines") func theAlternateScreenNumbersItsOwnLines() {
         let t = numberedTerminal(scrollback: 100, lines: 10)
         let primary = t.stableSelection(wholeLine(4))
         #expect(t.text(of: primary) == "line 4 tail")
@@ -301,7 +303,8 @@ struct SnapshotSelectionTests {
         #expect(t.text(of: alternate) == nil)
     }
 
-    @Test func withNoScrollbackEveryLineScrolledOffIsEvicted() {
+    @Test("With no scrollback every line scrolled off is evicted") func withNoScrollbackEveryLineScrolledOffIsEvicted()
+    {
         let t = numberedTerminal(scrollback: 0, lines: 2)
         let selection = t.stableSelection(wholeLine(1))
         #expect(t.text(of: selection) == "line 1 tail")
@@ -312,7 +315,7 @@ struct SnapshotSelectionTests {
         #expect(t.text(of: selection) == nil)
     }
 
-    @Test func rangesOutsideTheBufferDoNotTrap() {
+    @Test("Ranges outside the buffer do not trap") func rangesOutsideTheBufferDoNotTrap() {
         let t = terminal(5, 2, "abc")
         let snapshot = t.snapshot()
         let backwards = BufferRange(start: BufferPoint(line: 9, column: 9), end: BufferPoint(line: -3, column: -1))

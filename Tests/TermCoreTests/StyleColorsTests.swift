@@ -9,7 +9,7 @@ import Testing
 struct StyleColorsTests {
     let palette = Palette.xterm
 
-    @Test func defaultsAndPaletteEntries() {
+    @Test("Defaults and palette entries") func defaultsAndPaletteEntries() {
         let plain = palette.colors(of: Style())
         #expect(plain.foreground == palette.defaultForeground && plain.background == palette.defaultBackground)
         let red = palette.colors(of: Style(foreground: .indexed(1), background: .rgb(1, 2, 3)))
@@ -17,7 +17,7 @@ struct StyleColorsTests {
         #expect(red.underline == red.foreground)
     }
 
-    @Test func inverseAndReverseVideoSwapAndCancel() {
+    @Test("Inverse and reverse video swap and cancel") func inverseAndReverseVideoSwapAndCancel() {
         let style = Style(foreground: .indexed(2), background: .indexed(4))
         let inverse = palette.colors(of: Style(foreground: .indexed(2), background: .indexed(4), flags: .inverse))
         #expect(inverse.foreground == palette.colors[4] && inverse.background == palette.colors[2])
@@ -29,7 +29,8 @@ struct StyleColorsTests {
         #expect(both == palette.colors(of: style))
     }
 
-    @Test func hiddenDrawsTheBackgroundAndTheUnderlineHasItsOwnColour() {
+    @Test("Hidden draws the background and the underline has its own colour")
+    func hiddenDrawsTheBackgroundAndTheUnderlineHasItsOwnColour() {
         let hidden = palette.colors(of: Style(foreground: .indexed(1), background: .indexed(3), flags: .hidden))
         #expect(hidden.foreground == hidden.background && hidden.background == palette.colors[3])
         let underlined = palette.colors(
@@ -38,7 +39,8 @@ struct StyleColorsTests {
         #expect(underlined.foreground == palette.defaultBackground)  // swapped
     }
 
-    @Test func aSnapshotResolvesWithItsOwnPaletteAndReverseVideo() {
+    @Test("A snapshot resolves with its own palette and reverse video")
+    func aSnapshotResolvesWithItsOwnPaletteAndReverseVideo() {
         let terminal = Terminal(columns: 4, rows: 1, scrollback: 0)
         terminal.feed("\u{1B}]4;1;rgb:12/34/56\u{7}\u{1B}[?5h\u{1B}[31mX")
         let snapshot = terminal.snapshot()
@@ -50,7 +52,7 @@ struct StyleColorsTests {
 
 @Suite("Palettes from embedders")
 struct EmbedderPaletteTests {
-    @Test func aSixteenColourThemeIsCompletedNotATrap() {
+    @Test("A sixteen colour theme is completed not a trap") func aSixteenColourThemeIsCompletedNotATrap() {
         // An embedder's 16-colour theme: colour 200 and OSC 4 queries past 15
         // must still work (they trapped on a 16-entry array).
         let terminal = Terminal(columns: 10, rows: 2, scrollback: 0)

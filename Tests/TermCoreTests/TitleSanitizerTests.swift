@@ -9,57 +9,57 @@ struct TitleSanitizerTests {
         TitleSanitizer.sanitize(Array(text.utf8), limit: limit)
     }
 
-    @Test func plainTitlePassesThrough() {
+    @Test("Plain title passes through") func plainTitlePassesThrough() {
         #expect(clean("vim — notes.txt") == "vim — notes.txt")
     }
 
-    @Test func rightToLeftOverrideSpoofingIsRemoved() {
+    @Test("Right to left override spoofing is removed") func rightToLeftOverrideSpoofingIsRemoved() {
         // "invoice\u{202E}fdp.exe" would show as "invoiceexe.pdf".
         #expect(clean("invoice\u{202E}fdp.exe") == "invoicefdp.exe")
         #expect(clean("a\u{2066}b\u{2067}c\u{2068}d\u{2069}e\u{202A}f\u{202B}g\u{202C}h\u{202D}i") == "abcdefghi")
     }
 
-    @Test func zeroWidthPaddingIsRemoved() {
+    @Test("Zero width padding is removed") func zeroWidthPaddingIsRemoved() {
         #expect(clean("a\u{200B}b\u{200E}c\u{200F}d\u{2060}e\u{FEFF}f") == "abcdef")
     }
 
-    @Test func controlsAreRemoved() {
+    @Test("Controls are removed") func controlsAreRemoved() {
         #expect(clean("a\u{01}b\u{1B}[31mc\u{7F}d\u{85}e\u{9B}f") == "ab[31mcdef")
     }
 
-    @Test func invalidUTF8BecomesReplacementCharacters() {
+    @Test("Invalid UTF-8 becomes replacement characters") func invalidUTF8BecomesReplacementCharacters() {
         #expect(TitleSanitizer.sanitize([0x61, 0xFF, 0x62, 0xE2, 0x82]) == "a\u{FFFD}b\u{FFFD}")
     }
 
-    @Test func surroundingWhitespaceIsTrimmed() {
+    @Test("Surrounding whitespace is trimmed") func surroundingWhitespaceIsTrimmed() {
         #expect(clean("  \u{3000} title \t ") == "title")
         #expect(clean("\u{200B} \u{202E} ") == "")
     }
 
-    @Test func longTitlesAreCappedAt256Scalars() {
+    @Test("Long titles are capped at 256 scalars") func longTitlesAreCappedAt256Scalars() {
         #expect(clean(String(repeating: "a", count: 1000)).unicodeScalars.count == 256)
     }
 
-    @Test func capNeverSplitsAGraphemeCluster() {
+    @Test("Cap never splits a grapheme cluster") func capNeverSplitsAGraphemeCluster() {
         // 255 letters, then "e" + combining acute: cutting at 256 would split it.
         let title = String(repeating: "a", count: 255) + "e\u{301}"
         let result = clean(title)
         #expect(result == String(repeating: "a", count: 255))
     }
 
-    @Test func emojiFloodIsCappedAtClusterBoundaries() {
+    @Test("Emoji flood is capped at cluster boundaries") func emojiFloodIsCappedAtClusterBoundaries() {
         let flag = "\u{1F1EB}\u{1F1F7}"
         let result = clean(String(repeating: flag, count: 200))
         #expect(result.unicodeScalars.count == 256)
         #expect(result == String(repeating: flag, count: 128))
     }
 
-    @Test func oneMegabyteTitleIsCheap() {
+    @Test("One megabyte title is cheap") func oneMegabyteTitleIsCheap() {
         let huge = [UInt8](repeating: 0x41, count: 1_000_000)
         #expect(TitleSanitizer.sanitize(huge).count == 256)
     }
 
-    @Test func terminalTitlesGoThroughTheSanitizer() {
+    @Test("Terminal titles go through the sanitizer") func terminalTitlesGoThroughTheSanitizer() {
         let t = terminal(10, 2, "\(ESC)]0;\u{202E}evil\u{200B}\u{07}")
         #expect(t.title == "evil")
         #expect(t.iconName == "evil")
@@ -68,14 +68,14 @@ struct TitleSanitizerTests {
         #expect(u.title == "a31mb")
     }
 
-    @Test func oversizedTitleOSCIsDroppedNotTruncated() {
+    @Test("Oversized title OSC is dropped not truncated") func oversizedTitleOSCIsDroppedNotTruncated() {
         // Past the parser's 1 MiB OSC limit the whole string is dropped.
         let t = terminal(10, 2, "\(ESC)]2;old\u{07}\(ESC)]2;" + String(repeating: "x", count: (1 << 20) + 1) + "\u{07}")
         #expect(t.title == "old")
         #expect(t.parserStatistics.droppedOSCStrings == 1)
     }
 
-    @Test func titleStackIsBounded() {
+    @Test("Title stack is bounded") func titleStackIsBounded() {
         var input = ""
         for index in 0..<30 { input += "\(ESC)]2;t\(index)\u{07}\(CSI)22;0t" }
         input += String(repeating: "\(CSI)23;0t", count: 30)

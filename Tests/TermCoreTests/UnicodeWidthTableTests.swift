@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Unicode width table")
 struct UnicodeWidthTableTests {
-    @Test(.utf8procLinked) func tableEqualsUtf8procForEveryCodePoint() {
+    @Test("Table equals utf8proc for every code point", .utf8procLinked) func tableEqualsUtf8procForEveryCodePoint() {
         var mismatches: [UInt32] = []
         for scalar in UInt32(0)..<0x110000 where UnicodeWidth.width(of: scalar) != Utf8procReference.width(of: scalar) {
             mismatches.append(scalar)
@@ -12,7 +12,8 @@ struct UnicodeWidthTableTests {
         #expect(mismatches.isEmpty, "first differences: \(mismatches.prefix(10).map { String($0, radix: 16) })")
     }
 
-    @Test(.utf8procLinked) func tableWasGeneratedFromTheInstalledUtf8proc() {
+    @Test("Table was generated from the installed utf8proc", .utf8procLinked)
+    func tableWasGeneratedFromTheInstalledUtf8proc() {
         #expect(UnicodeWidthTable.utf8procVersion == Utf8procReference.version)
     }
 }

@@ -50,7 +50,8 @@
     @Suite("TermPTY: the embedding recipe", .timeLimit(.minutes(1)))
     struct EmbeddingRecipeTests {
         @available(macOS 15.0, *)  // Atomic
-        @Test func `the LocalTerminal recipe runs a program, sends keys, resizes and closes`() throws {
+        @Test("the LocalTerminal recipe runs a program, sends keys, resizes and closes")
+        func theLocalTerminalRecipeRunsAProgramSendsKeysResizesAndCloses() throws {
             let redraws = Atomic(0)
             // A trapped SIGWINCH interrupts `read`, so the loop does not end on its status.
             let script =
@@ -70,7 +71,8 @@
             #expect(local.session.waitForExit(timeout: .seconds(10)) == .signaled(SIGHUP))
         }
 
-        @Test func `a missing program fails with the reason a user can act on`() {
+        @Test("a missing program fails with the reason a user can act on")
+        func aMissingProgramFailsWithTheReasonAUserCanActOn() {
             #expect(throws: PTYError.self) {
                 _ = try LocalTerminal(PTYCommand("no-such-editor"), columns: 80, rows: 24) {}
             }

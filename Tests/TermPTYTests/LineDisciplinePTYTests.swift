@@ -16,7 +16,8 @@
     /// end, and what the master side reads is what the helper makes of them.
     @Suite("Line discipline: ONLCR as a PTY does it", .timeLimit(.minutes(1)))
     struct LineDisciplinePTYTests {
-        @Test func `onlcr gives the bytes a PTY sends for the same output`() throws {
+        @Test("onlcr gives the bytes a PTY sends for the same output")
+        func onlcrGivesTheBytesAPTYSendsForTheSameOutput() throws {
             // printf's escapes: LF, CR LF, CR CR LF, LF LF, a lone CR, UTF-8.
             let written = Array("a\nb\r\nc\r\r\nd\n\ne\rf é\nEND".utf8)
             let pty = try PseudoTerminal.spawn(

@@ -34,7 +34,8 @@
 
     @Suite("TermPTY: programs on a pseudo-terminal", .timeLimit(.minutes(1)))
     struct PTYSessionTests {
-        @Test func `a program sees its window size, its output reaches the screen, its exit code is reported`() throws {
+        @Test("a program sees its window size, its output reaches the screen, its exit code is reported")
+        func aProgramSeesItsWindowSizeItsOutputReachesTheScreenItsExitCodeIsReported() throws {
             let session = try PTYSession(sh("stty size; printf hi; exit 3"), size: PTYSize(columns: 57, rows: 13))
             #expect(session.waitForExit(timeout: .seconds(10)) == .exited(3))
             #expect(screenText(session) == ["13 57", "hi"])
@@ -42,7 +43,8 @@
             #expect(session.exitStatus?.shellStatus == 3)
         }
 
-        @Test func `the program gets TERM=xterm-256color and COLORTERM=truecolor, and its own variables`() throws {
+        @Test("the program gets TERM=xterm-256color and COLORTERM=truecolor, and its own variables")
+        func theProgramGetsTERMXterm256colorAndCOLORTERMTruecolorAndItsOwnVariables() throws {
             let command = PTYCommand(
                 "/bin/sh", ["-c", "printf '%s %s %s' \"$TERM\" \"$COLORTERM\" \"$EXTRA\""], environment: ["EXTRA": "x1"]
             )
@@ -51,7 +53,8 @@
             #expect(screenText(session) == ["xterm-256color truecolor x1"])
         }
 
-        @Test func `a resize reaches the program as SIGWINCH and stty size follows`() throws {
+        @Test("a resize reaches the program as SIGWINCH and stty size follows")
+        func aResizeReachesTheProgramAsSIGWINCHAndSttySizeFollows() throws {
             let script = "trap 'stty size' WINCH; echo ready; while :; do sleep 0.05; done"
             let session = try PTYSession(sh(script), size: PTYSize(columns: 80, rows: 24))
             #expect(waitForScreen(session) { $0.contains("ready") })
@@ -65,7 +68,9 @@
             #expect(session.waitForExit(timeout: .seconds(10)) == .signaled(SIGKILL))
         }
 
-        @Test func `input written reaches the program: cat echoes a line`() throws {
+        @Test("input written reaches the program: cat echoes a line") func inputWrittenReachesTheProgramCatEchoesALine()
+            throws
+        {
             let session = try PTYSession(PTYCommand("cat"), size: PTYSize(columns: 80, rows: 24))
             session.send(Array("hello pty\r".utf8))
             // The line discipline echoes "hello pty", then cat writes it back.
@@ -75,7 +80,8 @@
             #expect(session.statistics.bytesWritten == 11)
         }
 
-        @Test func `the terminal's replies are written back to the program`() throws {
+        @Test("the terminal's replies are written back to the program")
+        func theTerminalsRepliesAreWrittenBackToTheProgram() throws {
             // DSR 6 asks for the cursor position; the terminal answers ESC [ 3 ; 5 R.
             let script =
                 "stty raw -echo; printf '\\033[3;5H\\033[6n'; dd bs=1 count=6 2>/dev/null | od -An -c | tr -s ' '"
@@ -84,7 +90,8 @@
             #expect(screenText(session).joined().contains("033 [ 3 ; 5 R"))
         }
 
-        @Test func `a program that does not exist throws a typed error naming it`() {
+        @Test("a program that does not exist throws a typed error naming it")
+        func aProgramThatDoesNotExistThrowsATypedErrorNamingIt() {
             #expect {
                 _ = try PTYSession(PTYCommand("termengine-no-such-program"), size: PTYSize(columns: 80, rows: 24))
             } throws: { error in
@@ -98,7 +105,9 @@
             #expect(throws: PTYError.self) { _ = try PTYSession(PTYCommand(""), size: PTYSize(columns: 80, rows: 24)) }
         }
 
-        @Test func `SIGHUP ends the program and the signal is reported`() throws {
+        @Test("SIGHUP ends the program and the signal is reported") func sighupEndsTheProgramAndTheSignalIsReported()
+            throws
+        {
             let session = try PTYSession(sh("echo up; exec sleep 60"), size: PTYSize(columns: 80, rows: 24))
             #expect(waitForScreen(session) { $0 == ["up"] })
             #expect(session.send(signal: SIGHUP))
@@ -108,14 +117,17 @@
             #expect(!session.send(signal: SIGHUP))  // gone: no signal to a recycled id
         }
 
-        @Test func `hanging up the terminal sends SIGHUP to the program`() throws {
+        @Test("hanging up the terminal sends SIGHUP to the program") func hangingUpTheTerminalSendsSIGHUPToTheProgram()
+            throws
+        {
             let session = try PTYSession(sh("echo up; exec sleep 60"), size: PTYSize(columns: 80, rows: 24))
             #expect(waitForScreen(session) { $0 == ["up"] })
             session.hangUp()
             #expect(session.waitForExit(timeout: .seconds(10)) == .signaled(SIGHUP))
         }
 
-        @Test func `the program's signals are at their defaults even when this process ignores them`() throws {
+        @Test("the program's signals are at their defaults even when this process ignores them")
+        func theProgramsSignalsAreAtTheirDefaultsEvenWhenThisProcessIgnoresThem() throws {
             signal(SIGWINCH, SIG_IGN)  // as `termengine run` does, to catch it with a dispatch source
             defer { signal(SIGWINCH, SIG_DFL) }
             let session = try PTYSession(sh("exec sleep 60"), size: PTYSize(columns: 80, rows: 24))
@@ -126,7 +138,8 @@
         }
 
         @available(macOS 15.0, *)  // Mutex
-        @Test func `output larger than every buffer arrives complete, in bounded reads`() async throws {
+        @Test("output larger than every buffer arrives complete, in bounded reads")
+        func outputLargerThanEveryBufferArrivesCompleteInBoundedReads() async throws {
             let total = Mutex(0)
             let ys = Mutex(0)
             let session = try PTYSession(
@@ -147,7 +160,8 @@
             #expect(session.withTerminal { $0.scrollbackCount } == 100)
         }
 
-        @Test func `input past the pending limit is dropped whole and counted, never held`() throws {
+        @Test("input past the pending limit is dropped whole and counted, never held")
+        func inputPastThePendingLimitIsDroppedWholeAndCountedNeverHeld() throws {
             // The program never reads; the kernel's input buffer fills, then ours.
             let session = try PTYSession(sh("stty raw -echo; exec sleep 60"), size: PTYSize(columns: 80, rows: 24))
             usleep(200_000)
@@ -162,7 +176,8 @@
             #expect(session.waitForExit(timeout: .seconds(10)) == .signaled(SIGHUP))
         }
 
-        @Test func `a background job holding the terminal does not delay the exit past the grace period`() throws {
+        @Test("a background job holding the terminal does not delay the exit past the grace period")
+        func aBackgroundJobHoldingTheTerminalDoesNotDelayTheExitPastTheGracePeriod() throws {
             let session = try PTYSession(sh("sleep 5 & printf done; exit 7"), size: PTYSize(columns: 80, rows: 24))
             let start = ContinuousClock.now
             #expect(session.waitForExit(timeout: .seconds(4)) == .exited(7))

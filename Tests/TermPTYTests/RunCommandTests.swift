@@ -5,13 +5,13 @@ import Testing
 /// runs in tmux (Corpus/tools/run_tmux.py, from scripts/test.sh).
 @Suite("termengine run: arguments", .timeLimit(.minutes(1)))
 struct RunCommandTests {
-    @Test func `help lists run`() throws {
+    @Test("help lists run") func helpListsRun() throws {
         let run = try PackageExecutable("termengine").run(["help"])
         #expect(run.status == 0)
         #expect(run.output.contains("termengine run [--size COLSxROWS] -- CMD [ARGS]..."))
     }
 
-    @Test func `refusals exit 2 with one line naming the problem`() throws {
+    @Test("refusals exit 2 with one line naming the problem") func refusalsExit2WithOneLineNamingTheProblem() throws {
         let engine = try PackageExecutable("termengine")
         let cases: [([String], String)] = [
             (
@@ -35,6 +35,8 @@ struct RunCommandTests {
 }
 
 #if os(Linux) || os(macOS)
+    import Synchronization
+    import TermCore
     import TermPTY
     #if canImport(Glibc)
         import Glibc
@@ -49,7 +51,8 @@ struct RunCommandTests {
     /// that terminal's modes.
     @Suite("termengine run: modes mirrored on the outer terminal", .timeLimit(.minutes(1)))
     struct RunMirrorTests {
-        @Test func `the kitty keyboard flags are mirrored while the program runs and reset after it`() throws {
+        @Test("the kitty keyboard flags are mirrored while the program runs and reset after it")
+        func theKittyKeyboardFlagsAreMirroredWhileTheProgramRunsAndResetAfterIt() throws {
             let engine = try PackageExecutable("termengine").url.path
             let program = "printf '\\033[=5;1u\\033[?2004h'; printf ready; sleep 1; exit 4"
             let session = try PTYSession(
@@ -66,6 +69,38 @@ struct RunCommandTests {
             #expect(session.waitForExit(timeout: .seconds(10)) == .exited(4))
             let after = session.withTerminal { ($0.modes.kittyKeyboardFlags, $0.modes.bracketedPaste) }
             #expect(after.0 == 0 && !after.1)
+        }
+
+        /// The mirror's painter writes each run's rendition whole. Expected
+        /// bytes: a reset and the attributes in one SGR (ECMA-48 §8.3.117:
+        /// 0 resets, 53 is overlined); the underline styles as SGR 4's
+        /// sub-parameter (4:3 curly, 4:4 dotted, 4:5 dashed) and the underline
+        /// colour as 58 with 38's colour forms (`58;5;n`, `58;2;r;g;b`), as
+        /// kitty's underline extension defines them and xterm reads 38.
+        @available(macOS 15.0, *)  // Mutex
+        @Test("curly, dotted and dashed underlines, underline colours and overline reach the outer terminal")
+        func underlineStylesAndColoursAreMirrored() throws {
+            let engine = try PackageExecutable("termengine").url.path
+            let program =
+                #"printf '\033[4:3;58:5:196mA\033[0;4:4;53mB\033[0;4:5;58:2::10:200:30mC\033[0mready'; sleep 1"#
+            let painted = Mutex<[UInt8]>([])
+            let session = try PTYSession(
+                PTYCommand(engine, ["run", "--size", "30x5", "--", "/bin/sh", "-c", program]),
+                size: PTYSize(columns: 40, rows: 8), onOutput: { bytes in painted.withLock { $0 += bytes } })
+            #expect(waitForScreen(session) { $0.first?.hasPrefix("ABCready") == true })
+            #expect(session.waitForExit(timeout: .seconds(10)) == .exited(0))
+            let row =
+                "\u{1B}[0;4:3;58;5;196mA\u{1B}[0;4:4;53mB\u{1B}[0;4:5;58;2;10;200;30mC\u{1B}[0mready\u{1B}[0m\u{1B}[K"
+            let bytes = painted.withLock { $0 }
+            #expect(
+                bytes.firstRange(of: Array(row.utf8)) != nil,
+                "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            // And the outer terminal, fed those bytes, holds what the program set.
+            let line = session.snapshot().line(0)
+            #expect(line.cell(0).style == Style(underlineColor: .indexed(196), underline: .curly))
+            #expect(line.cell(1).style == Style(flags: .overline, underline: .dotted))
+            #expect(line.cell(2).style == Style(underlineColor: .rgb(10, 200, 30), underline: .dashed))
+            #expect(line.cell(3).style == Style())
         }
     }
 #endif

@@ -12,7 +12,7 @@ struct EmbeddingSnippetTests {
     /// "Drawing while feeding": a reader thread feeds, the UI thread takes
     /// snapshots and draws them, the terminal shared through its lock (run
     /// under ThreadSanitizer by scripts/test.sh).
-    @Test func drawingWhileFeeding() async {
+    @Test("Drawing while feeding") func drawingWhileFeeding() async {
         let shared = LockedTerminal(Terminal(columns: 80, rows: 24))
         let output = (0..<2_000).map { Array("line \($0) \u{1B}[1;3\($0 % 8)mcolour\u{1B}[0m\r\n".utf8) }
         let reader = Task.detached {
@@ -35,21 +35,21 @@ struct EmbeddingSnippetTests {
         #expect(shared.snapshot().line(22).text == "line 1999 colour")
     }
 
-    @Test func pipedOutput() {
+    @Test("Piped output") func pipedOutput() {
         let terminal = Terminal(columns: 20, rows: 3, scrollback: 0)
         let pipe: [[UInt8]] = [Array("one\ntw".utf8), Array("o\nthree".utf8)]
         for chunk in pipe { terminal.feed(LineDiscipline.onlcr(chunk)) }
         #expect((0..<3).map { terminal.screenLine($0) } == ["one", "two", "three"])
     }
 
-    @Test func resizing() {
+    @Test("Resizing") func resizing() {
         let terminal = Terminal(columns: 80, rows: 24)
         terminal.reflowsOnResize = false  // default true
         terminal.resize(columns: 100, rows: 30)
         #expect(terminal.columns == 100 && terminal.rows == 30)
     }
 
-    @Test func thumbnailsAndText() {
+    @Test("Thumbnails and text") func thumbnailsAndText() {
         let terminal = Terminal(columns: 20, rows: 4)
         terminal.feed("\u{1B}[31mred\u{1B}[0m text")
         let snapshot = terminal.snapshot()

@@ -47,7 +47,7 @@ func colors(of run: StyleRun, in snapshot: Snapshot) -> (foreground: RGB, backgr
 
 @Suite("Embedding guide")
 struct EmbeddingTests {
-    @Test func frameLoopRedrawsOnlyWhatChanged() {
+    @Test("Frame loop redraws only what changed") func frameLoopRedrawsOnlyWhatChanged() {
         let model = TerminalModel()
         #expect(model.nextFrame()?.dirtyRows.count == 24)
         #expect(model.nextFrame() == nil)
@@ -72,7 +72,8 @@ struct EmbeddingTests {
         #expect(model.nextFrame() == nil)
     }
 
-    @Test func aSynchronizedUpdateNeverEndedIsReleasedAfterItsTimeout() throws {
+    @Test("A synchronized update never ended is released after its timeout")
+    func aSynchronizedUpdateNeverEndedIsReleasedAfterItsTimeout() throws {
         let terminal = Terminal(columns: 20, rows: 4)
         terminal.synchronizedOutputTimeout = 0.05
         let model = TerminalModel(terminal)
@@ -94,7 +95,7 @@ struct EmbeddingTests {
 struct ConcurrentRenderingTests {
     /// Snapshots taken through the lock are rendered on another thread while
     /// feeding goes on (run under `swift test --sanitize=thread`).
-    @Test func snapshotsRenderOnAnotherThreadWhileFeeding() async {
+    @Test("Snapshots render on another thread while feeding") func snapshotsRenderOnAnotherThreadWhileFeeding() async {
         let shared = LockedTerminal(Terminal(columns: 40, rows: 10, scrollback: 100))
         let lines = (0..<1500).map { Array("line \($0) \u{1B}[3\($0 % 8)m漢字 colour\u{1B}[0m\r\n".utf8) }
         await withTaskGroup(of: Int.self) { group in

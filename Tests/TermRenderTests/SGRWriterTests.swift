@@ -7,7 +7,7 @@ import Testing
 /// ctlseqs forms.
 @Suite("SGR and OSC 8 writers")
 struct SGRWriterTests {
-    @Test func everyRenditionFromAReset() {
+    @Test("Every rendition from a reset") func everyRenditionFromAReset() {
         #expect(ANSIRenderer.sgr(Style()) == "\u{1B}[0m")
         #expect(ANSIRenderer.sgr(Style(foreground: .indexed(1), flags: .bold)) == "\u{1B}[0;1;31m")
         // Underline styles (4:n) and colour (58) were dropped by the painter's own writer.
@@ -18,13 +18,13 @@ struct SGRWriterTests {
         #expect(ANSIRenderer.sgr(Style(foreground: .indexed(9), flags: .overline)) == "\u{1B}[0;53;91m")
     }
 
-    @Test func transitions() {
+    @Test("Transitions") func transitions() {
         #expect(ANSIRenderer.sgr(from: Style(), to: Style()) == "")
         #expect(ANSIRenderer.sgr(from: Style(flags: .bold), to: Style()) == "\u{1B}[m")
         #expect(ANSIRenderer.sgr(from: Style(), to: Style(flags: .italic)) == "\u{1B}[3m")
     }
 
-    @Test func hyperlinksOpenCloseAndRefuseControls() {
+    @Test("Hyperlinks open close and refuse controls") func hyperlinksOpenCloseAndRefuseControls() {
         #expect(ANSIRenderer.hyperlink(Hyperlink(uri: "https://e.com/")) == "\u{1B}]8;;https://e.com/\u{1B}\\")
         #expect(ANSIRenderer.hyperlink(Hyperlink(uri: "file:///x", id: "a1")) == "\u{1B}]8;id=a1;file:///x\u{1B}\\")
         #expect(ANSIRenderer.hyperlink(nil) == "\u{1B}]8;;\u{1B}\\")

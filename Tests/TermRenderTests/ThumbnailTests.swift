@@ -98,7 +98,7 @@ func hex(_ color: RGB) -> String {
 struct ThumbnailTests {
     let palette = Palette.xterm
 
-    @Test func independentDecoderReadsKnownCells() throws {
+    @Test("Independent decoder reads known cells") func independentDecoderReadsKnownCells() throws {
         // Row 0: red background 'A', inverse 'B', truecolor background, a 256-colour cube cell.
         let t = terminal(
             6, 3,
@@ -117,7 +117,7 @@ struct ThumbnailTests {
         #expect(decoded[6] == hex(palette.defaultBackground))
     }
 
-    @Test func glyphPixelsUseTheForeground() {
+    @Test("Glyph pixels use the foreground") func glyphPixelsUseTheForeground() {
         let t = terminal(2, 1, "\(CSI)32m█")
         let raster = ThumbnailRenderer.raster(t.snapshot())
         // A full block covers the whole cell in the foreground.
@@ -125,12 +125,12 @@ struct ThumbnailTests {
         #expect(raster.color(x: 7, y: 15) == palette.colors[2])
     }
 
-    @Test func dimHalvesTheWayToTheBackground() {
+    @Test("Dim halves the way to the background") func dimHalvesTheWayToTheBackground() {
         let foreground = palette.colors(of: Style(foreground: .rgb(200, 100, 0), flags: .dim)).foreground
         #expect(foreground == RGB(100, 50, 0))
     }
 
-    @Test func minimapIsTwoByFourPixelsACell() throws {
+    @Test("Minimap is 2×4 pixels a cell") func minimapIsTwoByFourPixelsACell() throws {
         let t = terminal(80, 24, "\(CSI)?25l\(CSI)44mX")
         let png = ThumbnailRenderer.png(t.snapshot(), size: .minimap)
         let decoded = try #require(try decodeWithPython(png, pixels: [(0, 0), (0, 1), (2, 1)]))
@@ -138,15 +138,5 @@ struct ThumbnailTests {
             decoded == [
                 "160 96", hex(palette.colors[4]), hex(palette.defaultForeground), hex(palette.defaultBackground),
             ])
-    }
-
-    @Test func previewCutInsideASequenceIsCleaned() throws {
-        let json = #"{"id":"s1","cols":20,"rows":3,"data":"5;1Hjunk\r\nhello \u001b[31mred\ud800"}"#
-        let preview = try Preview(json: Array(json.utf8))
-        #expect(preview.columns == 20)
-        let t = preview.terminal()
-        #expect(t.screenLine(0) == "hello red\u{FFFD}")
-        let png = ThumbnailRenderer.png(t.snapshot(), size: .minimap)
-        #expect(png.count > 60)
     }
 }

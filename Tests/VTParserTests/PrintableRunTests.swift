@@ -13,7 +13,7 @@ struct PrintableRunTests {
         return index
     }
 
-    @Test func everyByteValueEndsARunWhereItShould() {
+    @Test("Every byte value ends a run where it should") func everyByteValueEndsARunWhereItShould() {
         // Each of the 256 values at each offset of a 19-byte printable line
         // (inside a word, at a word's edges, in the byte-by-byte tail).
         for value in 0...255 {
@@ -31,7 +31,7 @@ struct PrintableRunTests {
         }
     }
 
-    @Test func randomBuffersAgreeWithTheDefinition() {
+    @Test("Random buffers agree with the definition") func randomBuffersAgreeWithTheDefinition() {
         // Mostly printable with controls, DEL and high bytes mixed in, so
         // several offenders share a word (borrows and carries between them).
         var generator = SplitMix64(seed: 7)
@@ -51,14 +51,15 @@ struct PrintableRunTests {
 
 @Suite("Parser: long parameters")
 struct LongParameterTests {
-    @Test func longParametersSaturateAt65535() {
+    @Test("Long parameters saturate at 65535") func longParametersSaturateAt65535() {
         // Nine and more digits, and leading zeros: values cap at 65,535 as
         // xterm's do.
         #expect(parse("\u{1B}[123456789012;77;00000000001H") == ["csi 65535;77;1H"])
         #expect(parse("\u{1B}[65536;65535;99999m") == ["csi 65535;65535;65535m"])
     }
 
-    @Test func parametersThatWrap32BitsStillSaturateWhereverTheFeedSplits() {
+    @Test("Parameters that wrap 32 bits still saturate wherever the feed splits")
+    func parametersThatWrap32BitsStillSaturateWhereverTheFeedSplits() {
         // 4294967296 is 2^32 and 4294967301 is 2^32 + 5: accumulated in 32
         // bits they come to 0 and 5 at their last digit. Twenty-five digits
         // wrap several times; leading zeros before a small value do not

@@ -19,7 +19,8 @@ struct UTF8DecodeTests {
     /// at the edges of the ranges Table 3-7 allows, in buffers cut after
     /// each byte: the value-range checks must accept and reject exactly what
     /// the table does.
-    @Test func everyLeadAndSecondByteAgreeWithTheStandardLibrary() {
+    @Test("Every lead and second byte agree with the standard library")
+    func everyLeadAndSecondByteAgreeWithTheStandardLibrary() {
         let edges: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xFF]
         var mismatches: [[UInt8]] = []
         for lead in 0x80...0xFF {

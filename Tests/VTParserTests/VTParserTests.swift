@@ -87,17 +87,18 @@ func parse(_ input: String) -> [String] { parse(Array(input.utf8)) }
 
 @Suite("Parser: ground state")
 struct GroundTests {
-    @Test func printableASCIIIsOneRun() {
+    @Test("Printable ASCII is one run") func printableASCIIIsOneRun() {
         #expect(parse("hello") == ["print hello"])
     }
 
-    @Test func c0ControlsExecute() {
+    @Test("C0 controls execute") func c0ControlsExecute() {
         #expect(parse("a\r\nb") == ["print a", "exec 13", "exec 10", "print b"])
     }
 
     /// A handler that takes CR LF as one call gets it for the pair in one
     /// buffer, and two `execute`s otherwise (split, alone, reversed).
-    @Test func carriageReturnLineFeedIsOneCallWhenTheHandlerTakesIt() {
+    @Test("Carriage return line feed is one call when the handler takes it")
+    func carriageReturnLineFeedIsOneCallWhenTheHandlerTakesIt() {
         struct LineEnds: VTHandler {
             var events: [String] = []
             mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -121,7 +122,8 @@ struct GroundTests {
     /// ASCII or nothing, then CR LF, whole in the buffer); the handler takes
     /// those it wants, up to a length, and the parser goes on from the first
     /// line not taken with its usual calls.
-    @Test func plainLinesAfterALineEndAreOfferedToTheHandler() {
+    @Test("Plain lines after a line end are offered to the handler")
+    func plainLinesAfterALineEndAreOfferedToTheHandler() {
         struct LineTaker: VTHandler {
             var events: [String] = []
             mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -157,7 +159,7 @@ struct GroundTests {
     /// a time from its start while it scans, only where eight more fit in
     /// `maxLength` and in the buffer, and then takes what `next(maxLength:)`
     /// would.
-    @Test func linesHandOutTheirBytesEightAtATime() {
+    @Test("Lines hand out their bytes eight at a time") func linesHandOutTheirBytesEightAtATime() {
         struct EightTaker: VTHandler {
             var maxLength: Int
             var events: [String] = []
@@ -198,7 +200,7 @@ struct GroundTests {
 
     /// On random lines, `next(maxLength:handingOutEights:)` takes exactly
     /// what `next(maxLength:)` takes, and hands out the buffer's own bytes.
-    @Test func handingOutEightsTakesWhatNextTakes() {
+    @Test("Handing out eights takes what next takes") func handingOutEightsTakesWhatNextTakes() {
         struct Comparer: VTHandler {
             var maxLength = 0
             var lines = 0
@@ -249,64 +251,67 @@ struct GroundTests {
     }
 
     /// A handler that does not take lines sees every line as before.
-    @Test func aHandlerThatTakesNoLinesGetsTheUsualCalls() {
+    @Test("A handler that takes no lines gets the usual calls") func aHandlerThatTakesNoLinesGetsTheUsualCalls() {
         #expect(
             parse("a\r\nb\r\n\r\nc") == [
                 "print a", "exec 13", "exec 10", "print b", "exec 13", "exec 10", "exec 13", "exec 10", "print c",
             ])
     }
 
-    @Test func deleteIsIgnoredInGround() {
+    @Test("Delete is ignored in ground") func deleteIsIgnoredInGround() {
         #expect(parse("a\u{7F}b") == ["print ab"])
     }
 
-    @Test func utf8IsDecoded() {
+    @Test("UTF-8 is decoded") func utf8IsDecoded() {
         #expect(parse("é漢😀") == ["print é漢😀"])
     }
 
-    @Test func c1ControlEncodedAsUTF8Executes() {
+    @Test("C1 control encoded as UTF-8 executes") func c1ControlEncodedAsUTF8Executes() {
         // U+0085 NEL in UTF-8 is C2 85.
         #expect(parse([0x61, 0xC2, 0x85, 0x62]) == ["print a", "exec 133", "print b"])
     }
 
-    @Test func c1CSIEncodedAsUTF8StartsASequence() {
+    @Test("C1 CSI encoded as UTF-8 starts a sequence") func c1CSIEncodedAsUTF8StartsASequence() {
         #expect(parse([0xC2, 0x9B, 0x33, 0x41]) == ["csi 3A"])
     }
 }
 
 @Suite("Parser: UTF-8 errors")
 struct UTF8ErrorTests {
-    @Test func loneContinuationByteIsReplaced() {
+    @Test("Lone continuation byte is replaced") func loneContinuationByteIsReplaced() {
         #expect(parse([0x61, 0x80, 0x62]) == ["print a\u{FFFD}b"])
     }
 
-    @Test func truncatedSequenceIsOneReplacementThenTheNextByte() {
+    @Test("Truncated sequence is one replacement then the next byte")
+    func truncatedSequenceIsOneReplacementThenTheNextByte() {
         // E2 82 is the start of U+20AC; "A" ends it early.
         #expect(parse([0xE2, 0x82, 0x41]) == ["print \u{FFFD}A"])
     }
 
-    @Test func overlongFormsAreRejected() {
+    @Test("Overlong forms are rejected") func overlongFormsAreRejected() {
         // C0 80 is an overlong NUL: two replacements (maximal subparts of one byte each).
         #expect(parse([0xC0, 0x80]) == ["print \u{FFFD}\u{FFFD}"])
         // E0 80 80: E0 needs A0..BF next, so three replacements.
         #expect(parse([0xE0, 0x80, 0x80]) == ["print \u{FFFD}\u{FFFD}\u{FFFD}"])
     }
 
-    @Test func surrogatesAreRejected() {
+    @Test("Surrogates are rejected") func surrogatesAreRejected() {
         // ED A0 80 would be U+D800.
         #expect(parse([0xED, 0xA0, 0x80]) == ["print \u{FFFD}\u{FFFD}\u{FFFD}"])
     }
 
-    @Test func beyondU10FFFFIsRejected() {
+    @Test("Beyond U+10FFFF is rejected") func beyondU10FFFFIsRejected() {
         #expect(parse([0xF4, 0x90, 0x80, 0x80]) == ["print \u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}"])
         #expect(parse([0xF5]) == ["print \u{FFFD}"])
     }
 
-    @Test func escapeInsideAUTF8SequenceEndsItAndStartsTheEscape() {
+    @Test("Escape inside a UTF-8 sequence ends it and starts the escape")
+    func escapeInsideAUTF8SequenceEndsItAndStartsTheEscape() {
         #expect(parse([0xE2, 0x1B, 0x5B, 0x41]) == ["print \u{FFFD}", "csi A"])
     }
 
-    @Test func aTruncatedSequenceInsideAControlSequenceDoesNotJoinItsParameters() {
+    @Test("A truncated sequence inside a control sequence does not join its parameters")
+    func aTruncatedSequenceInsideAControlSequenceDoesNotJoinItsParameters() {
         // C3 starts a two-byte sequence that "5" (or "m") cuts short: one
         // U+FFFD (Unicode §3.9), a character, stands between "1" and "5", so
         // no CSI with the parameter 15 (or 87) may come out, and the
@@ -361,7 +366,7 @@ struct UTF8ErrorTests {
             parse("\u{1B}]8;;u\u{1B}\\x\u{1B}]0;t\u{07}y") == ["osc 8;;u", "esc \\", "print x", "osc 0;t", "print y"])
     }
 
-    @Test func invalidSequencesAreCounted() {
+    @Test("Invalid sequences are counted") func invalidSequencesAreCounted() {
         var parser = VTParser()
         var recorder = Recorder()
         parser.feed([0x80, 0x80, 0x41] as [UInt8], into: &recorder)
@@ -371,52 +376,53 @@ struct UTF8ErrorTests {
 
 @Suite("Parser: escape and control sequences")
 struct SequenceTests {
-    @Test func escapeSequenceWithIntermediate() {
+    @Test("Escape sequence with intermediate") func escapeSequenceWithIntermediate() {
         #expect(parse("\u{1B}(0\u{1B}7\u{1B}#8") == ["esc (0", "esc 7", "esc #8"])
     }
 
-    @Test func csiWithParameters() {
+    @Test("CSI with parameters") func csiWithParameters() {
         #expect(parse("\u{1B}[12;34H") == ["csi 12;34H"])
     }
 
-    @Test func emptyParametersAreKept() {
+    @Test("Empty parameters are kept") func emptyParametersAreKept() {
         #expect(parse("\u{1B}[;5H") == ["csi _;5H"])
         #expect(parse("\u{1B}[5;H") == ["csi 5;_H"])
         #expect(parse("\u{1B}[H") == ["csi H"])
     }
 
-    @Test func privatePrefixAndIntermediate() {
+    @Test("Private prefix and intermediate") func privatePrefixAndIntermediate() {
         #expect(parse("\u{1B}[?1049h\u{1B}[>c\u{1B}[2 q\u{1B}[!p") == ["csi ?1049h", "csi >c", "csi 2 q", "csi !p"])
     }
 
-    @Test func colonSubparameters() {
+    @Test("Colon subparameters") func colonSubparameters() {
         #expect(parse("\u{1B}[4:3m") == ["csi 4:3m"])
         #expect(parse("\u{1B}[38:2::10:20:30m") == ["csi 38:2:_:10:20:30m"])
         #expect(parse("\u{1B}[1;58:5:9m") == ["csi 1;58:5:9m"])
     }
 
-    @Test func controlInsideCSIExecutesAndTheSequenceGoesOn() {
+    @Test("Control inside CSI executes and the sequence goes on") func controlInsideCSIExecutesAndTheSequenceGoesOn() {
         #expect(parse("\u{1B}[1\n2H") == ["exec 10", "csi 12H"])
     }
 
-    @Test func privateMarkerAfterParametersIgnoresTheSequence() {
+    @Test("Private marker after parameters ignores the sequence") func privateMarkerAfterParametersIgnoresTheSequence()
+    {
         #expect(parse("\u{1B}[1?5hX") == ["print X"])
     }
 
-    @Test func canAndSubAbortASequence() {
+    @Test("CAN and SUB abort a sequence") func canAndSubAbortASequence() {
         #expect(parse("\u{1B}[12\u{18}A") == ["exec 24", "print A"])
         #expect(parse("\u{1B}[12\u{1A}A") == ["exec 26", "print A"])
     }
 
-    @Test func escapeRestartsASequence() {
+    @Test("Escape restarts a sequence") func escapeRestartsASequence() {
         #expect(parse("\u{1B}[12\u{1B}[3A") == ["csi 3A"])
     }
 
-    @Test func parameterValuesSaturate() {
+    @Test("Parameter values saturate") func parameterValuesSaturate() {
         #expect(parse("\u{1B}[99999999A") == ["csi 65535A"])
     }
 
-    @Test func tooManyParametersKeepTheFirstAndCount() {
+    @Test("Too many parameters keep the first and count") func tooManyParametersKeepTheFirstAndCount() {
         let params = (1...40).map(String.init).joined(separator: ";")
         var parser = VTParser()
         var recorder = Recorder()
@@ -430,23 +436,23 @@ struct SequenceTests {
 
 @Suite("Parser: strings")
 struct StringTests {
-    @Test func oscEndsWithBEL() {
+    @Test("OSC ends with BEL") func oscEndsWithBEL() {
         #expect(parse("\u{1B}]0;title\u{07}x") == ["osc 0;title", "print x"])
     }
 
-    @Test func oscEndsWithST() {
+    @Test("OSC ends with ST") func oscEndsWithST() {
         #expect(parse("\u{1B}]2;tïtle\u{1B}\\x") == ["osc 2;tïtle", "esc \\", "print x"])
     }
 
-    @Test func oscAbortedByCANIsNotDispatched() {
+    @Test("OSC aborted by CAN is not dispatched") func oscAbortedByCANIsNotDispatched() {
         #expect(parse("\u{1B}]0;t\u{18}x") == ["exec 24", "print x"])
     }
 
-    @Test func oscIgnoresC0Controls() {
+    @Test("OSC ignores C0 controls") func oscIgnoresC0Controls() {
         #expect(parse("\u{1B}]0;a\nb\u{07}") == ["osc 0;ab"])
     }
 
-    @Test func oversizedOSCIsDroppedAndCounted() {
+    @Test("Oversized OSC is dropped and counted") func oversizedOSCIsDroppedAndCounted() {
         var parser = VTParser()
         var recorder = Recorder()
         var input = Array("\u{1B}]0;".utf8)
@@ -474,11 +480,11 @@ struct StringTests {
         #expect(recorder.events == expected)
     }
 
-    @Test func dcsStreamsItsData() {
+    @Test("DCS streams its data") func dcsStreamsItsData() {
         #expect(parse("\u{1B}P1$qm\u{1B}\\") == ["dcs 1$q", "put m", "unhook", "esc \\"])
     }
 
-    @Test func apcPmSosAreConsumed() {
+    @Test("APC, PM and SOS are consumed") func apcPmSosAreConsumed() {
         #expect(
             parse("\u{1B}_Gabc\u{1B}\\\u{1B}^pm\u{1B}\\\u{1B}Xsos\u{1B}\\z") == [
                 "esc \\", "esc \\", "esc \\", "print z",
@@ -494,12 +500,12 @@ struct ChunkingTests {
             0xE2, 0x82, 0x41, 0x80, 0xF0, 0x9F, 0x98,
         ]
 
-    @Test(arguments: [1, 2, 3, 5, 7, 13])
+    @Test("Any split gives the same actions", arguments: [1, 2, 3, 5, 7, 13])
     func anySplitGivesTheSameActions(chunk: Int) {
         #expect(parse(Self.sample, chunk: chunk) == parse(Self.sample))
     }
 
-    @Test func randomSplitsGiveTheSameActions() {
+    @Test("Random splits give the same actions") func randomSplitsGiveTheSameActions() {
         var generator = SplitMix64(seed: 42)
         let expected = parse(Self.sample)
         for _ in 0..<200 {
@@ -530,14 +536,15 @@ struct ViewKeeper: VTHandler {
 
 @Suite("Parser: the lent control sequence")
 struct ControlSequenceViewTests {
-    @Test func parameterBufferHoldsTheValuesInOrderWithEmptyOnesAsZero() {
+    @Test("Parameter buffer holds the values in order with empty ones as zero")
+    func parameterBufferHoldsTheValuesInOrderWithEmptyOnesAsZero() {
         var parser = VTParser()
         var keeper = ViewKeeper()
         parser.feed(Array("\u{1B}[38;5;196;48;2;;7;255m\u{1B}[H\u{1B}[?25l".utf8), into: &keeper)
         #expect(keeper.buffers == [[38, 5, 196, 48, 2, 0, 7, 255], [], [25]])
     }
 
-    @Test func aCopyOutlivesTheCallAndTheNextSequence() {
+    @Test("A copy outlives the call and the next sequence") func aCopyOutlivesTheCallAndTheNextSequence() {
         var parser = VTParser()
         var keeper = ViewKeeper()
         // The second sequence overwrites the parser's storage: the first copy keeps its values.
@@ -548,7 +555,7 @@ struct ControlSequenceViewTests {
         #expect(keeper.copies[1].count == 1 && keeper.copies[1][0] == 5 && keeper.copies[1].final == UInt8(ascii: "A"))
     }
 
-    @Test func aSequenceSplitAcrossFeedsIsLentWhole() {
+    @Test("A sequence split across feeds is lent whole") func aSequenceSplitAcrossFeedsIsLentWhole() {
         var parser = VTParser()
         var keeper = ViewKeeper()
         for byte in "\u{1B}[4:3;1;58:5:9m".utf8 { parser.feed([byte], into: &keeper) }
@@ -556,7 +563,7 @@ struct ControlSequenceViewTests {
         #expect(keeper.copies.first?.subparameterMask == 0b1_1001)
     }
 
-    @Test func plainFinalOnlyWithoutPrefixAndIntermediates() {
+    @Test("Plain final only without prefix and intermediates") func plainFinalOnlyWithoutPrefixAndIntermediates() {
         var parser = VTParser()
         var keeper = ViewKeeper()
         let tooMany = (1...40).map(String.init).joined(separator: ";")
@@ -568,7 +575,7 @@ struct ControlSequenceViewTests {
         #expect(String(plain) == "H--mm-")
     }
 
-    @Test func aLiteralSequenceCanBeLent() {
+    @Test("A literal sequence can be lent") func aLiteralSequenceCanBeLent() {
         let literal = ControlSequence(prefix: UInt8(ascii: "?"), params: [1049, 0, 7], colonAfter: [1], final: 0x68)
         literal.withView { view in
             #expect(view.prefix == UInt8(ascii: "?") && view.final == 0x68 && view.count == 3)

@@ -290,7 +290,7 @@ public struct AttachHTTPClient: Sendable {
     }
 
     /// `GET /live-sessions/:id/preview`: the tail of the session's output,
-    /// decoded by TermRender's tolerant reader (the cut may fall inside an
+    /// decoded by ``Preview`` (the cut may fall inside an
     /// escape, a UTF-8 sequence or a surrogate pair).
     /// - Throws: ``AttachError/invalidArgument(_:)`` without a request when
     ///   `id` is not a UUID v4.

@@ -145,15 +145,10 @@ public struct SnapshotLine: Sendable {
     /// The cell at `column`.
     public func cell(_ column: Int) -> CellContent {
         let cell = row.cells[column]
-        var scalars: [Unicode.Scalar] = []
-        if cell.isCluster {
-            scalars = tables.clusters[Int(cell.value)].compactMap(Unicode.Scalar.init)
-        } else if !cell.isBlank, let scalar = Unicode.Scalar(cell.value) {
-            scalars = [scalar]
+        let tables = tables
+        return CellContent(cell, style: cell.styleKey.style(in: tables.styles), hyperlink: tables.links[cell.linkID]) {
+            tables.clusters[Int($0)]
         }
-        return CellContent(
-            scalars: scalars, width: cell.width, style: cell.styleKey.style(in: tables.styles),
-            isProtected: cell.isProtected, hyperlink: tables.links[cell.linkID])
     }
 
     /// The row's text: a blank cell as a space, a wide character once,

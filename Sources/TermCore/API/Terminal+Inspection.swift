@@ -171,16 +171,8 @@ extension Terminal {
             let page = grid.page(ofScreenRow: row)
             let tables = pageTables[page] ?? SnapshotTables(grid.pages[page])
             pageTables[page] = tables
-            let flags = grid.flags(row)
-            let size: LineSize =
-                flags.contains(.doubleHeightTop)
-                ? .doubleHeightTop
-                : flags.contains(.doubleHeightBottom)
-                    ? .doubleHeightBottom : flags.contains(.doubleWidth) ? .doubleWidth : .single
-            let cells = Array(UnsafeBufferPointer(start: grid.readRow(row), count: columns))
             return SnapshotLine(
-                row: SnapshotRow(
-                    cells: cells, isWrapped: flags.contains(.wrapped), size: size, mark: grid.mark(row), tables: tables),
+                row: makeRow(grid.readRow(row), flags: grid.flags(row), mark: grid.mark(row), tables: tables),
                 columns: columns)
         }
     }

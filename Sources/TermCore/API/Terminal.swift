@@ -466,22 +466,14 @@ public final class Terminal {
         return snapshot
     }
 
-    private func makeRow(
+    /// A snapshot row of `columns` cells from a grid row: for snapshots and
+    /// for ``screenLines(alternateScreen:)``.
+    func makeRow(
         _ cells: UnsafePointer<Cell>, flags: RowFlags, mark: SemanticMark?, tables: SnapshotTables
     ) -> SnapshotRow {
-        let size: LineSize
-        if flags.contains(.doubleHeightTop) {
-            size = .doubleHeightTop
-        } else if flags.contains(.doubleHeightBottom) {
-            size = .doubleHeightBottom
-        } else if flags.contains(.doubleWidth) {
-            size = .doubleWidth
-        } else {
-            size = .single
-        }
-        return SnapshotRow(
+        SnapshotRow(
             cells: Array(UnsafeBufferPointer(start: cells, count: columns)), isWrapped: flags.contains(.wrapped),
-            size: size, mark: mark, tables: tables)
+            size: LineSize(flags), mark: mark, tables: tables)
     }
 
     // MARK: Geometry and state
@@ -541,7 +533,7 @@ public final class Terminal {
     /// The cell at a position of the active screen; a position outside the
     /// screen reads as an empty cell.
     public func cell(at position: ScreenPosition) -> CellContent {
-        guard isOnScreen(row: position.row), (0..<columns).contains(position.column) else { return Self.emptyCell }
+        guard isOnScreen(row: position.row), (0..<columns).contains(position.column) else { return .empty }
         return content(
             of: state.active.readRow(ScreenRow(position.row))[position.column],
             tables: state.active.tables(ofScreenRow: ScreenRow(position.row)))
@@ -550,22 +542,14 @@ public final class Terminal {
     /// The cells of scrollback line `line`; a line or column that does not
     /// exist reads as an empty cell.
     public func scrollbackCell(line: ScrollbackLine, column: Int) -> CellContent {
-        guard isInScrollback(line), (0..<columns).contains(column) else { return Self.emptyCell }
+        guard isInScrollback(line), (0..<columns).contains(column) else { return .empty }
         return content(
             of: state.primary.historyRow(line)[column], tables: state.primary.tables(ofHistoryLine: line))
     }
 
     /// What `cell` holds, with `tables` those of its page.
     func content(of cell: Cell, tables: PageTables) -> CellContent {
-        var scalars: [Unicode.Scalar] = []
-        if cell.isCluster {
-            scalars = tables.clusters[cell.value].compactMap(Unicode.Scalar.init)
-        } else if !cell.isBlank, let scalar = Unicode.Scalar(cell.value) {
-            scalars = [scalar]
-        }
-        return CellContent(
-            scalars: scalars, width: cell.width, style: tables.style(of: cell), isProtected: cell.isProtected,
-            hyperlink: tables.link(of: cell))
+        CellContent(cell, style: tables.style(of: cell), hyperlink: tables.link(of: cell)) { tables.clusters[$0] }
     }
 
     // MARK: Text
@@ -590,12 +574,7 @@ public final class Terminal {
     /// The size attribute of a screen row (DECSWL, DECDWL, DECDHL);
     /// `.single` for a row outside the screen.
     public func lineSize(row: Int) -> LineSize {
-        guard isOnScreen(row: row) else { return .single }
-        let flags = state.active.flags(ScreenRow(row))
-        if flags.contains(.doubleHeightTop) { return .doubleHeightTop }
-        if flags.contains(.doubleHeightBottom) { return .doubleHeightBottom }
-        if flags.contains(.doubleWidth) { return .doubleWidth }
-        return .single
+        isOnScreen(row: row) ? LineSize(state.active.flags(ScreenRow(row))) : .single
     }
 
     /// True when screen row `row` continues on the next row (soft wrap);
@@ -622,10 +601,6 @@ public final class Terminal {
     func isOnScreen(row: Int) -> Bool { (0..<rows).contains(row) }
 
     func isInScrollback(_ line: ScrollbackLine) -> Bool { (0..<scrollbackCount).contains(line.index) }
-
-    /// What a position outside the screen or the scrollback reads as.
-    static let emptyCell = CellContent(
-        scalars: [], width: .narrow, style: Style(), isProtected: false, hyperlink: nil)
 
     func text(of row: UnsafePointer<Cell>, tables: PageTables) -> String {
         var text = RowText(capacity: columns)
@@ -668,6 +643,21 @@ public enum LineSize: Equatable, Sendable {
     case doubleHeightTop
     /// The bottom half of double-height, double-width text (DECDHL).
     case doubleHeightBottom
+
+    /// The size a row's flags give it: the one place that reads the size
+    /// bits (for ``Terminal/lineSize(row:)`` and snapshot rows). DECDHL's
+    /// halves win over DECDWL if a row had both.
+    init(_ flags: RowFlags) {
+        if flags.contains(.doubleHeightTop) {
+            self = .doubleHeightTop
+        } else if flags.contains(.doubleHeightBottom) {
+            self = .doubleHeightBottom
+        } else if flags.contains(.doubleWidth) {
+            self = .doubleWidth
+        } else {
+            self = .single
+        }
+    }
 }
 
 /// The cursor as a front end sees it.
@@ -700,5 +690,25 @@ public struct CellContent: Equatable, Sendable {
         var view = String.UnicodeScalarView()
         view.append(contentsOf: scalars)
         return String(view)
+    }
+}
+
+extension CellContent {
+    /// What `cell` holds, given its `style` and `hyperlink` and, for a
+    /// cluster, its page's `cluster` lookup: the one place a stored cell
+    /// becomes content, for the terminal's pages and for snapshot rows
+    /// (whose tables are copies).
+    init(_ cell: Cell, style: Style, hyperlink: Hyperlink?, cluster: (UInt32) -> [UInt32]) {
+        if cell.isCluster {
+            scalars = cluster(cell.value).compactMap(Unicode.Scalar.init)
+        } else if !cell.isBlank, let scalar = Unicode.Scalar(cell.value) {
+            scalars = [scalar]
+        } else {
+            scalars = []
+        }
+        width = cell.width
+        self.style = style
+        isProtected = cell.isProtected
+        self.hyperlink = hyperlink
     }
 }

@@ -69,7 +69,7 @@ struct LibvtermConformanceTests {
         }
     }
 
-    @Test(SharedConformance.available("libvterm/json"))
+    @Test("Assertions match", SharedConformance.available("libvterm/json"))
     func assertionsMatch() throws {
         let outcome = try runSet(Self.files, checkReplies: false)
         let rate = report(outcome, label: "libvterm harness")
@@ -82,7 +82,7 @@ struct LibvtermConformanceTests {
     /// on another having run). It is printed, not asserted: every check it
     /// misses is a listed deviation where xterm's behaviour wins, and an
     /// unlisted failure already fails this test or `outputsMatch`.
-    @Test(SharedConformance.available("libvterm/json"))
+    @Test("xterm behaviour assertions and replies match", SharedConformance.available("libvterm/json"))
     func xtermBehaviourAssertionsAndRepliesMatch() throws {
         let outcome = try runSet(Self.xtermFiles, checkReplies: true)
         report(outcome, label: "libvterm harness (xterm behaviour: replies, resize, reflow, protection, double width)")

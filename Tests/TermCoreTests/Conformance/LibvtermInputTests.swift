@@ -27,7 +27,7 @@ struct LibvtermInputTests {
         var deviationsHit: [String] = []
     }
 
-    @Test(SharedConformance.available("libvterm/json"))
+    @Test("Outputs match", SharedConformance.available("libvterm/json"))
     func outputsMatch() throws {
         let outcome = try replay()
         let rate = Double(outcome.matched) / Double(max(outcome.total, 1)) * 100

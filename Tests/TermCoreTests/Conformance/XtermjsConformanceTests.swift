@@ -8,7 +8,7 @@ import Testing
 /// `xtermjs-deviations.tsv`; any other mismatch fails.
 @Suite("Conformance: xterm.js fixtures")
 struct XtermjsConformanceTests {
-    @Test(SharedConformance.available("xtermjs"))
+    @Test("Screens match xterm", SharedConformance.available("xtermjs"))
     func screensMatchXterm() throws {
         let folder = try SharedConformance.folder("xtermjs")
         let deviations = SharedConformance.deviations("xtermjs-deviations.tsv")

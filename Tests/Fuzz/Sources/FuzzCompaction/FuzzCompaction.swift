@@ -1,6 +1,6 @@
 import FuzzSupport
 import TermCore
-import TermRender
+import TermReplay
 
 // ReplayCompactor: a round trip and idempotence.
 //

@@ -1,4 +1,5 @@
 import FuzzSupport
+import TermAttach
 import TermCore
 import TermRender
 

@@ -1,6 +1,7 @@
 import FuzzSupport
 import TermCore
 import TermRender
+import TermReplay
 
 // The terminal fed arbitrary bytes.
 //

@@ -1,9 +1,15 @@
 import TermCore
 
-/// Everything an escape stream has to rebuild: what the ANSI renderer reads
-/// from a `Snapshot`, and what the replay compactor reads from a whole
-/// `Terminal` (which adds the state a front end does not draw).
-struct TerminalImage {
+/// Everything an escape stream has to rebuild, captured from TermCore: what
+/// TermRender's ANSI renderer reads from a `Snapshot`, and what the replay
+/// compactor reads from a whole `Terminal` (which adds the state a front end
+/// does not draw: the pen, tab stops, saved cursors, kitty keyboard stacks,
+/// the title stack). A capture, not a picture: ``StateEncoder`` turns it
+/// into the bytes that rebuild it.
+///
+/// `package`, not public: the one way in from outside the package is
+/// ``ReplayCompactor`` (or TermRender's `ANSIRenderer` for a snapshot).
+package struct StateCapture {
     var columns: Int
     var rows: Int
     /// The primary screen's scrollback lines (oldest first), then its rows.
@@ -35,7 +41,7 @@ struct TerminalImage {
     var titleStack: [TitleStackEntry] = []
 
     /// The visible state of a snapshot, with the scrollback lines it holds.
-    init(snapshot: Snapshot) {
+    package init(snapshot: Snapshot) {
         columns = snapshot.columns
         rows = snapshot.rows
         let history = snapshot.scrollbackRange.map { snapshot.scrollbackLine($0) }

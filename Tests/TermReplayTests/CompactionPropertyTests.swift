@@ -1,6 +1,6 @@
 import Foundation
 import TermCore
-import TermRender
+import TermReplay
 import TestSupport
 import Testing
 
@@ -84,7 +84,9 @@ struct CompactionPropertyTests {
 /// first problem, before its colon), and prints what is left: the start of
 /// a regression test. A debugging aid, not a check: it runs only when the
 /// variable is set.
-@Test(.enabled(if: ProcessInfo.processInfo.environment["TERMENGINE_MINIMISE_SEEDS"] != nil))
+@Test(
+    "Minimise failing sessions for debugging",
+    .enabled(if: ProcessInfo.processInfo.environment["TERMENGINE_MINIMISE_SEEDS"] != nil))
 func minimiseFailingSessionsForDebugging() throws {
     let seeds = (ProcessInfo.processInfo.environment["TERMENGINE_MINIMISE_SEEDS"] ?? "").split(separator: ",")
         .compactMap { Int($0) }

@@ -1,7 +1,7 @@
 import TermCore
 
-// Building blocks of the escape streams the ANSI renderer and the replay
-// compactor write: cursor moves and OSC strings, each in its shortest usual
+// Building blocks of the escape streams the state encoder writes (for the
+// replay compactor and TermRender's ANSI renderer): cursor moves and OSC strings, each in its shortest usual
 // form (xterm ctlseqs; ECMA-48 section numbers below). SGR is TermCore's
 // `SGRWriter`, shared with the DECRQSS reply.
 
@@ -48,7 +48,8 @@ struct ANSIBytes {
 
 extension Palette {
     /// `#rrggbb`, a form OSC 4/10/11/12 parse exactly (XParseColor).
-    static func hex(_ color: RGB) -> String {
+    /// TermRender's HTML renderer writes CSS colours with it too.
+    package static func hex(_ color: RGB) -> String {
         func byte(_ value: UInt8) -> String {
             let digits = String(value, radix: 16)
             return digits.count == 1 ? "0" + digits : digits

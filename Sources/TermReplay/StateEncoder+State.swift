@@ -134,7 +134,7 @@ extension StateEncoder {
     }
 
     func writeTabStops() {
-        guard let stops = image.tabStops else { return }
+        guard let stops = capture.tabStops else { return }
         sync()
         out.csi("3g")  // TBC: clear all
         // HTS needs the cursor in the stop's column: on a double-width row
@@ -156,10 +156,10 @@ extension StateEncoder {
     /// saved cursor it can home, and that one is written again after it.
     func resetProtectionMode() {
         sync()
-        guard image.protectionMode == .off && shadow.protectionMode != .off else { return }
-        let shown = image.isAlternateScreen
+        guard capture.protectionMode == .off && shadow.protectionMode != .off else { return }
+        let shown = capture.isAlternateScreen
         func saved(_ alternate: Bool) -> SavedCursorState? {
-            restorable(alternate ? image.savedAlternate : image.savedPrimary)
+            restorable(alternate ? capture.savedAlternate : capture.savedPrimary)
         }
         func show(_ alternate: Bool) {
             sync()
@@ -222,7 +222,7 @@ extension StateEncoder {
             show(reset)
             writeSavedCursor(cursor, lines: screenLines(alternate: reset))
         }
-        if image.penProtected && !isProtected { restoreProtection() }
+        if capture.penProtected && !isProtected { restoreProtection() }
         show(shown)
     }
 
@@ -250,17 +250,17 @@ extension StateEncoder {
     /// DECSCA the protected cells were printed with made the mode DEC, and
     /// only SPA makes it ISO (the mode decides which erases keep them).
     func writeProtection() {
-        switch image.protectionMode {
+        switch capture.protectionMode {
         case .off:
             // EPA ends the pen's protection without setting a mode.
-            if isProtected && !image.penProtected { out.esc("W") } else { setProtected(image.penProtected) }
+            if isProtected && !capture.penProtected { out.esc("W") } else { setProtected(capture.penProtected) }
         case .dec:
-            out.csi(image.penProtected ? "1\"q" : "0\"q")
+            out.csi(capture.penProtected ? "1\"q" : "0\"q")
         case .iso:
             out.esc("V")  // SPA
-            if !image.penProtected { out.esc("W") }  // EPA
+            if !capture.penProtected { out.esc("W") }  // EPA
         }
-        isProtected = image.penProtected
+        isProtected = capture.penProtected
     }
 
     /// Margins, modes, cursor, pen, link, protection, character sets, and
@@ -268,10 +268,10 @@ extension StateEncoder {
     func writeLiveState() {
         resetProtectionMode()
         sync()
-        let modes = image.modes
-        let region = image.scrollRegion
+        let modes = capture.modes
+        let region = capture.scrollRegion
         if region != 0...(rows - 1) { out.csi("\(region.lowerBound + 1);\(region.upperBound + 1)r") }
-        let margins = image.horizontalMargins
+        let margins = capture.horizontalMargins
         if modes.leftRightMargins {
             out.csi("?69h")
             if margins != 0...(columns - 1) { out.csi("\(margins.lowerBound + 1);\(margins.upperBound + 1)s") }
@@ -321,10 +321,10 @@ extension StateEncoder {
         // which then only DECRC brings back (writeCursor).
         if !modes.autowrap { out.csi("?7l") }
         writeCursor()
-        setPen(image.pen)
-        setLink(image.penLink)
+        setPen(capture.pen)
+        setLink(capture.penLink)
         writeProtection()
-        writeCharacterSets(image.characterSets, withSingleShift: true)
+        writeCharacterSets(capture.characterSets, withSingleShift: true)
         // Cells were printed in the mode 2027 setting each needed (the
         // cursor's pending wrap too): the one wanted comes last.
         if modes.graphemeClustering != clustering { out.csi(modes.graphemeClustering ? "?2027h" : "?2027l") }
@@ -339,10 +339,10 @@ extension StateEncoder {
     /// CUP to the cursor (relative to the margins under DECOM); a pending
     /// wrap is made by printing the character under the cursor again, last.
     func writeCursor() {
-        let cursor = image.cursor
-        let modes = image.modes
-        let rowOffset = modes.origin ? image.scrollRegion.lowerBound : 0
-        let columnOffset = modes.origin && modes.leftRightMargins ? image.horizontalMargins.lowerBound : 0
+        let cursor = capture.cursor
+        let modes = capture.modes
+        let rowOffset = modes.origin ? capture.scrollRegion.lowerBound : 0
+        let columnOffset = modes.origin && modes.leftRightMargins ? capture.horizontalMargins.lowerBound : 0
         func cup(_ target: ScreenPosition) {
             let rowParameter = target.row - rowOffset + 1
             let columnParameter = target.column - columnOffset + 1
@@ -355,7 +355,7 @@ extension StateEncoder {
             }
         }
         let position = cursor.position
-        let lines = screenLines(alternate: image.isAlternateScreen)
+        let lines = screenLines(alternate: capture.isAlternateScreen)
         let line = lines[position.row]
         // A pending wrap is made by printing the character under the cursor
         // again (the left half of a wide one), so the cursor goes there.
@@ -374,7 +374,7 @@ extension StateEncoder {
         // that would also clear the row's wrap flag (DECERA to the last
         // column does).
         let under = cell(line, position.column)
-        let margins = image.horizontalMargins
+        let margins = capture.horizontalMargins
         var edge =
             modes.leftRightMargins && position.column <= margins.upperBound
             ? margins.upperBound : lastColumn(line?.size ?? .single)
@@ -388,7 +388,7 @@ extension StateEncoder {
         // DECOM: it cannot name a cell outside them.
         let erasable =
             !modes.origin
-            || (image.scrollRegion.contains(position.row)
+            || (capture.scrollRegion.contains(position.row)
                 && (!modes.leftRightMargins || margins.contains(position.column)))
         let blankWrap =
             cursor.pendingWrap && reprint == nil && isEraseBlank(under) && position.column == edge && erasable
@@ -397,7 +397,7 @@ extension StateEncoder {
         // again (DECSET/DECRST 47 keep the cursor and its pending wrap).
         var otherReprint: CellContent?
         if cursor.pendingWrap && reprint == nil && !blankWrap && position.column == edge && !marginEdge {
-            let otherLine = screenLines(alternate: !image.isAlternateScreen)[position.row]
+            let otherLine = screenLines(alternate: !capture.isAlternateScreen)[position.row]
             var character = cell(otherLine, position.column)
             var otherTarget = position
             if character.width == .wideTail && position.column > 0 {
@@ -415,7 +415,7 @@ extension StateEncoder {
         // under the cursor is: how a pending wrap over a wrap spacer (SD
         // keeps the pending wrap as it scrolls a wrapped row under it, as in
         // xterm and Ghostty) is made, since no print leaves one there.
-        let otherLine = screenLines(alternate: !image.isAlternateScreen)[position.row]
+        let otherLine = screenLines(alternate: !capture.isAlternateScreen)[position.row]
         let otherUnder = cell(otherLine, position.column)
         let otherBlankWrap =
             cursor.pendingWrap && reprint == nil && !blankWrap && otherReprint == nil && position.column == edge
@@ -467,16 +467,16 @@ extension StateEncoder {
         }
         /// `body` on the screen not shown (DECSET/DECRST 47 keep the cursor).
         func onOtherScreen(_ body: () -> Void) {
-            out.csi(image.isAlternateScreen ? "?47l" : "?47h")
+            out.csi(capture.isAlternateScreen ? "?47l" : "?47h")
             body()
-            out.csi(image.isAlternateScreen ? "?47h" : "?47l")
+            out.csi(capture.isAlternateScreen ? "?47h" : "?47l")
         }
         // A cursor that CUP cannot reach (DECRC put it outside the scroll
         // region under DECOM, or past the half of a double-width row):
         // DECRC puts the cursor back on the saved cell whatever the region,
         // and CUU, CUD, CUF and CUB from there reach the cells that do not
         // lie across the region or a margin (TermCore's verticalBounds).
-        let region = image.scrollRegion
+        let region = capture.scrollRegion
         // A pending wrap left of the edge under margins in force cannot be
         // made by printing either (DECSLRM would home the cursor after it),
         // nor one with autowrap off: only DECRC of a cursor saved exactly so
@@ -485,13 +485,13 @@ extension StateEncoder {
             cursor.pendingWrap && ((modes.leftRightMargins && position.column != edge) || !modes.autowrap)
         let unreachable =
             (modes.origin && !region.contains(target.row)) || target.column > lastColumn(line?.size ?? .single)
-            || (modes.origin && modes.leftRightMargins && !image.horizontalMargins.contains(target.column))
+            || (modes.origin && modes.leftRightMargins && !capture.horizontalMargins.contains(target.column))
             || wrapUnmakeable
         // The saved cursor of the screen shown, or else the other screen's:
         // DECSET/DECRST 47 around DECRC switch screens and keep the cursor.
         let candidates = [
-            (image.isAlternateScreen ? image.savedAlternate : image.savedPrimary, false),
-            (image.isAlternateScreen ? image.savedPrimary : image.savedAlternate, true),
+            (capture.isAlternateScreen ? capture.savedAlternate : capture.savedPrimary, false),
+            (capture.isAlternateScreen ? capture.savedPrimary : capture.savedAlternate, true),
         ]
         for (stored, otherScreen) in candidates where unreachable {
             let saved = restorable(stored) ?? .powerOn
@@ -501,7 +501,7 @@ extension StateEncoder {
             // left of the cursor printed again (into G2/G3 as ASCII, so the
             // same character).
             var endsShift: (cell: CellContent, width: Int, column: Int)?
-            if let shift = saved.characterSets.singleShift, image.characterSets.singleShift == nil {
+            if let shift = saved.characterSets.singleShift, capture.characterSets.singleShift == nil {
                 guard saved.characterSets.designations[shift] == .ascii, !wrapUnmakeable else { continue }
                 if !wrapMade {
                     // The character left of the cursor (its left half when
@@ -540,10 +540,10 @@ extension StateEncoder {
                         from: saved, to: stop, line: line,
                         clearsWrap: !wrapMade)
             else { continue }
-            let toggle = image.isAlternateScreen ? "?47l" : "?47h"
+            let toggle = capture.isAlternateScreen ? "?47l" : "?47h"
             if otherScreen { out.csi(toggle) }
             out.esc("8")
-            if otherScreen { out.csi(image.isAlternateScreen ? "?47h" : "?47l") }
+            if otherScreen { out.csi(capture.isAlternateScreen ? "?47h" : "?47l") }
             pen = saved.style
             isProtected = saved.isProtected
             resetCharacterSets(saved.characterSets)
@@ -620,7 +620,7 @@ extension StateEncoder {
             waitOverBlank(under.style.background)
         }
         out.esc("#5")  // DECSWL
-        let row = position.row - (image.modes.origin ? image.scrollRegion.lowerBound : 0) + 1
+        let row = position.row - (capture.modes.origin ? capture.scrollRegion.lowerBound : 0) + 1
         for index in 1..<columns {
             let want = cell(line, index)
             if isEraseBlank(want) {
@@ -641,9 +641,9 @@ extension StateEncoder {
     /// under DECOM) from which CUU or CUD reach `target`'s row: they stop at
     /// the region's margin when they start inside it (`verticalBounds`).
     func singleWidthRow(reaching target: ScreenPosition, lines: [SnapshotLine?]) -> Int? {
-        let region = image.scrollRegion
+        let region = capture.scrollRegion
         let candidates = (0..<rows).filter { (lines[$0]?.size ?? .single) == .single }
-            .filter { !image.modes.origin || region.contains($0) }
+            .filter { !capture.modes.origin || region.contains($0) }
             .filter { row in
                 let top = row >= region.lowerBound ? region.lowerBound : 0
                 let bottom = row <= region.upperBound ? region.upperBound : rows - 1
@@ -661,8 +661,8 @@ extension StateEncoder {
     func relativeMoves(from saved: SavedCursorState, to target: ScreenPosition, line: SnapshotLine?, clearsWrap: Bool)
         -> [String]?
     {
-        let region = image.scrollRegion
-        let margins = image.modes.leftRightMargins ? image.horizontalMargins : 0...(columns - 1)
+        let region = capture.scrollRegion
+        let margins = capture.modes.leftRightMargins ? capture.horizontalMargins : 0...(columns - 1)
         var moves: [String] = []
         let from = saved.position
         let top = from.row >= region.lowerBound ? region.lowerBound : 0

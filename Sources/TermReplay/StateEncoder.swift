@@ -1,6 +1,6 @@
 import TermCore
 
-/// Writes an escape stream that rebuilds a ``TerminalImage`` in a fresh
+/// Writes an escape stream that rebuilds a ``StateCapture`` in a fresh
 /// terminal of the same size.
 ///
 /// The encoder feeds what it writes into a shadow terminal as it goes and
@@ -16,8 +16,8 @@ import TermCore
 /// screen (DECSET 47 shows it without clearing), the tab stops, and last the
 /// live state: margins, modes, cursor (a pending wrap is made by printing the
 /// last column's character last), pen, link, character sets.
-final class StateEncoder {
-    let image: TerminalImage
+package final class StateEncoder {
+    let capture: StateCapture
     let shadow: Terminal
     var out = ANSIBytes()
     private var fed = 0
@@ -55,13 +55,13 @@ final class StateEncoder {
 
     /// An encoder for a terminal that starts at `startColumns` (a terminal
     /// that DECCOLM switched to 80 or 132 columns starts elsewhere).
-    init(image: TerminalImage, scrollback: Int, startColumns: Int? = nil) {
-        self.image = image
-        shadow = Terminal(columns: startColumns ?? image.columns, rows: image.rows, scrollback: scrollback)
+    package init(capture: StateCapture, scrollback: Int, startColumns: Int? = nil) {
+        self.capture = capture
+        shadow = Terminal(columns: startColumns ?? capture.columns, rows: capture.rows, scrollback: scrollback)
     }
 
-    var columns: Int { image.columns }
-    var rows: Int { image.rows }
+    var columns: Int { capture.columns }
+    var rows: Int { capture.rows }
 
     /// Feeds what was written since the last call into the shadow and takes
     /// the cursor from it.
@@ -227,39 +227,39 @@ final class StateEncoder {
     }
 
     /// The whole stream.
-    func encode() -> [UInt8] {
-        if shadow.columns != image.columns && (image.columns == 80 || image.columns == 132) {
+    package func encode() -> [UInt8] {
+        if shadow.columns != capture.columns && (capture.columns == 80 || capture.columns == 132) {
             // DECCOLM, allowed by mode 40 (reset at the end if it was off).
-            out.csi(image.columns == 132 ? "?40;3h" : "?40h\u{1B}[?3l")
+            out.csi(capture.columns == 132 ? "?40;3h" : "?40h\u{1B}[?3l")
             sync()
         }
         writeTitles()
         writePalette()
-        if let directory = image.workingDirectory {
+        if let directory = capture.workingDirectory {
             out.osc("7;" + directory)
         }
         // HTS reaches only the left half of a double-width row: when every
         // row of the screen shown at the end is one, the stops are set now,
         // on the fresh screen (nothing after this resets them).
-        let shownLines = screenLines(alternate: image.isAlternateScreen)
+        let shownLines = screenLines(alternate: capture.isAlternateScreen)
         let tabStopsFirst = !shownLines.contains { ($0?.size ?? .single) == .single }
         if tabStopsFirst { writeTabStops() }
 
         drawPrimary()
-        writeSavedCursor(image.savedPrimary, lines: screenLines(alternate: false))
-        writeKittyStack(image.kittyPrimary)
+        writeSavedCursor(capture.savedPrimary, lines: screenLines(alternate: false))
+        writeKittyStack(capture.kittyPrimary)
 
         let needsAlternate =
-            image.isAlternateScreen || image.alternate != nil || restorable(image.savedAlternate) != nil
-            || !image.kittyAlternate.isEmpty
+            capture.isAlternateScreen || capture.alternate != nil || restorable(capture.savedAlternate) != nil
+            || !capture.kittyAlternate.isEmpty
         if needsAlternate {
             out.csi("?47h")
-            if let alternate = image.alternate {
+            if let alternate = capture.alternate {
                 drawScreen(alternate.map { Optional($0) }, historyCount: 0)
             }
-            writeSavedCursor(image.savedAlternate, lines: screenLines(alternate: true))
-            writeKittyStack(image.kittyAlternate)
-            if !image.isAlternateScreen { out.csi("?47l") }
+            writeSavedCursor(capture.savedAlternate, lines: screenLines(alternate: true))
+            writeKittyStack(capture.kittyAlternate)
+            if !capture.isAlternateScreen { out.csi("?47l") }
         }
         if !tabStopsFirst { writeTabStops() }
         writeLiveState()
@@ -270,16 +270,16 @@ final class StateEncoder {
     /// The wanted rows of a screen (nil = empty).
     func screenLines(alternate: Bool) -> [SnapshotLine?] {
         if alternate {
-            guard let lines = image.alternate else { return Array(repeating: nil, count: rows) }
+            guard let lines = capture.alternate else { return Array(repeating: nil, count: rows) }
             return lines
         }
-        let screen = Array(image.primary.dropFirst(image.historyCount))
+        let screen = Array(capture.primary.dropFirst(capture.historyCount))
         return (0..<rows).map { $0 < screen.count ? screen[$0] : nil }
     }
 
     func drawPrimary() {
-        let history = image.primary.prefix(image.historyCount).map { Optional($0) }
-        drawScreen(history + screenLines(alternate: false), historyCount: image.historyCount)
+        let history = capture.primary.prefix(capture.historyCount).map { Optional($0) }
+        drawScreen(history + screenLines(alternate: false), historyCount: capture.historyCount)
     }
 
     // MARK: Titles, colours
@@ -308,7 +308,7 @@ final class StateEncoder {
     }
 
     func writeTitles() {
-        for entry in image.titleStack {
+        for entry in capture.titleStack {
             // XTWINOPS 22 ; 1 pushes no title, 22 ; 2 no icon name.
             switch (entry.title, entry.iconName) {
             case (nil, nil):
@@ -325,12 +325,12 @@ final class StateEncoder {
                 out.csi("22t")
             }
         }
-        setTitles(title: image.title, iconName: image.iconName)
+        setTitles(title: capture.title, iconName: capture.iconName)
     }
 
     func writePalette() {
         let base = Palette.xterm
-        let palette = image.palette
+        let palette = capture.palette
         var entries: [String] = []
         for index in 0..<256 where palette.colors[index] != base.colors[index] {
             entries.append("\(index);" + Palette.hex(palette.colors[index]))

@@ -33,7 +33,7 @@ public enum ReplayCompactor {
     /// `startColumns` and the stream switches too.
     public static func compact(_ terminal: Terminal, startColumns: Int? = nil) -> [UInt8] {
         let encoder = StateEncoder(
-            image: TerminalImage(terminal: terminal), scrollback: terminal.scrollbackLimit, startColumns: startColumns)
+            capture: StateCapture(terminal: terminal), scrollback: terminal.scrollbackLimit, startColumns: startColumns)
         return encoder.encode()
     }
 

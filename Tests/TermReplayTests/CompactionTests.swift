@@ -1,6 +1,6 @@
 import Foundation
 import TermCore
-import TermRender
+import TermReplay
 import Testing
 
 /// What is wrong with compacting `original`: the differences between it and
@@ -33,7 +33,7 @@ struct CompactionTests {
         return names.filter { $0.hasSuffix(".bin") }.sorted()
     }()
 
-    @Test(arguments: recordings)
+    @Test("Recording compacts to the same state", arguments: recordings)
     func recordingCompactsToTheSameState(name: String) throws {
         let path = packageRoot.appendingPathComponent("Corpus/recordings/\(name)").path
         let bytes = try #require(FileManager.default.contents(atPath: path))
@@ -44,11 +44,13 @@ struct CompactionTests {
         #expect(compact.count <= bytes.count + 4096)
     }
 
-    @Test(arguments: [
-        "scrolling", "dense_cells", "cursor_motion", "unicode", "mixed", "scrolling_fullscreen", "light_cells",
-        "scrolling_top_region", "scrolling_bottom_region", "scrolling_top_small_region",
-        "scrolling_bottom_small_region", "medium_cells", "sync_medium_cells",
-    ])
+    @Test(
+        "Generated corpus compacts to the same state",
+        arguments: [
+            "scrolling", "dense_cells", "cursor_motion", "unicode", "mixed", "scrolling_fullscreen", "light_cells",
+            "scrolling_top_region", "scrolling_bottom_region", "scrolling_top_small_region",
+            "scrolling_bottom_small_region", "medium_cells", "sync_medium_cells",
+        ])
     func generatedCorpusCompactsToTheSameState(kind: String) throws {
         let bytes = try #require(generatedCorpus(kind: kind, size: 300_000))
         let original = Terminal(columns: 80, rows: 24, scrollback: 2_000)

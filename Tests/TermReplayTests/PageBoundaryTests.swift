@@ -1,5 +1,5 @@
 import Foundation
-import TermRender
+import TermReplay
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
-@testable import TermCore
 import TestSupport
+
+@testable import TermCore
 
 /// Random terminal output: text (ASCII, wide, combining, emoji), styles,
 /// links, and optionally the whole range of state-changing sequences.
