@@ -25,27 +25,38 @@
 #include "CAllocCounter.h"
 #include "ghostty_vt.h"
 
-// Ghostty limits its scrollback in bytes, not lines: history is kept in
-// whole pages of cells and the oldest page is dropped once the pages behind
-// the screen exceed the limit (the library's default is 10,000 bytes, which
-// kept 673-1,077 lines at 80 columns here). Its line limit
-// (GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_LINES) also prunes by whole pages and
-// held 9,920 of 10,000 lines at 200x24, below what the other engines keep.
+// Ghostty limits its scrollback in bytes: history is kept in whole pages
+// of cells, and the oldest page is dropped once the pages behind the screen
+// exceed the limit (the library's default is 10,000 bytes, which kept
+// 673-1,077 lines of 80 columns here). So the harness computes a byte figure
+// that keeps at least `scrollback` lines on every corpus.
 //
-// So the harness gives a byte figure that keeps at least `scrollback` lines.
-// A row of cells costs 8 bytes a cell plus 16 for the row, `cols * 8 + 16`;
-// a page adds its style, grapheme and hyperlink tables (measured with this
-// library: 16,000,000 bytes held 22,059 lines of 80 columns, 725 bytes a
-// line against 656 for the cells and row, and 8,988 lines of 200 columns,
-// 1,780 bytes against 1,616, about 10% more). Pages that outgrow their
-// tables (many styles or graphemes) are reallocated larger, so the figure
-// allows half again as much: `(scrollback + rows) * (cols * 8 + 16) * 3 / 2`,
-// 9.9 MB at 80x24 and 24.4 MB at 200x50 for 10,000 lines. The result line's
-// scrollback= is the count the library reports (GHOSTTY_TERMINAL_DATA_
-// SCROLLBACK_ROWS), so a run shows whether the figure held.
+// A row costs 8 bytes a cell plus 16 for the row, `cols * 8 + 16`, and a
+// page adds its style, grapheme and hyperlink tables: 16,000,000 bytes held
+// 22,059 plain lines of 80 columns (725 bytes a line against 656) and 8,988
+// of 200 (1,780 against 1,616). But pages whose tables fill up (many styles,
+// or a grapheme cluster in most cells) are reallocated larger, and then hold
+// far fewer lines for the bytes: with 1.5 times the cells' bytes, ASCII
+// lines kept 13,477 at 80x24, truecolor_dense 2,183 of its 2,761 scrolled
+// lines, unicode_zwj 5,951 and unicode_combining (a mark on every letter)
+// only 2,971; it needed 4.5 times. The figure is 5 times:
+//
+//     (scrollback + rows) * (cols * 8 + 16) * 5
+//
+// 32.8 MB at 80x24 and 81.2 MB at 200x50 for 10,000 lines. Alone, it would
+// keep about 45,000 plain lines, four times what the other engines keep (and
+// map pages for them), so the line limit (GHOSTTY_TERMINAL_OPT_SCROLLBACK_
+// MAX_LINES) caps it too. That limit also drops whole pages, holding 9,431 to
+// 9,997 lines when set to 10,000 (a page holds some 460-580 lines at these
+// widths), so it is set to `scrollback + 1000`: every corpus of the suite
+// then kept between 10,439 and 10,979 lines at 80x24 and 200x50. The result
+// line's scrollback= is the count the library reports (GHOSTTY_TERMINAL_DATA_
+// SCROLLBACK_ROWS), so every run shows whether the limits held.
+enum { SCROLLBACK_LINE_SLACK = 1000, SCROLLBACK_BYTE_FACTOR = 5 };
+
 static size_t scrollback_bytes(int cols, int rows, int scrollback) {
     if (scrollback == 0) return 0;
-    return (size_t)(scrollback + rows) * ((size_t)cols * 8 + 16) * 3 / 2;
+    return (size_t)(scrollback + rows) * ((size_t)cols * 8 + 16) * SCROLLBACK_BYTE_FACTOR;
 }
 
 static GhosttyTerminal engine_new(int cols, int rows, int scrollback) {
@@ -57,6 +68,11 @@ static GhosttyTerminal engine_new(int cols, int rows, int scrollback) {
     size_t bytes = scrollback_bytes(cols, rows, scrollback);
     if (ghostty_terminal_set(terminal, GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_BYTES, &bytes) != GHOSTTY_SUCCESS) {
         fprintf(stderr, "ghostty-harness: cannot set the scrollback limit\n");
+        exit(1);
+    }
+    size_t lines = scrollback == 0 ? 0 : (size_t)scrollback + SCROLLBACK_LINE_SLACK;
+    if (ghostty_terminal_set(terminal, GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_LINES, &lines) != GHOSTTY_SUCCESS) {
+        fprintf(stderr, "ghostty-harness: cannot set the scrollback line limit\n");
         exit(1);
     }
     return terminal;
