@@ -31,6 +31,11 @@ struct EngineSpec {
     /// argv of one whole-process race entry fed in chunks of N bytes, or nil
     /// when it takes no part in the chunked rows' race.
     var chunkedRace: ((_ file: String, _ size: TerminalSize, _ chunk: Int) -> [String])?
+    /// argv of an untimed run, once per file and size before its rounds,
+    /// that prints `name=value` settings the engine needs for that file; they
+    /// are passed as `--name value` to all its measurements of the file
+    /// (Ghostty's scrollback byte figure, see its harness).
+    var calibrate: ((_ file: String, _ size: TerminalSize) -> [String])?
 }
 
 struct TerminalSize: CustomStringConvertible, Hashable {
@@ -235,6 +240,13 @@ struct Runner {
                 })
         }
         func debian(_ package: String) -> String { "Debian \(package) \(packages[package] ?? "?")" }
+        var ghostty = harness("ghostty", "ghostty-harness", version: harnessVersion("ghostty-harness.version"))
+        ghostty.calibrate = { [harnessDirectory] file, size in
+            [
+                harnessDirectory + "/ghostty-harness", file, String(size.columns), String(size.rows), "--scrollback",
+                scrollbackText, "--calibrate",
+            ]
+        }
         var all = [
             EngineSpec(
                 name: "termengine", role: .subject, version: gitDescription(),
@@ -260,7 +272,7 @@ struct Runner {
             harness("libvterm", "libvterm-harness", version: debian("libvterm0")),
             harness("alacritty", "alacritty-harness", version: debian("librust-alacritty-terminal-dev")),
             harness("vt100", "vt100-harness", version: debian("librust-vt100-dev")),
-            harness("ghostty", "ghostty-harness", version: harnessVersion("ghostty-harness.version")),
+            ghostty,
             harness("swiftterm", "swiftterm-harness", version: harnessVersion("swiftterm-harness.version")),
             EngineSpec(
                 name: "memchr", role: .limit, version: "glibc memchr for ESC (a bound, not an engine)",
@@ -393,6 +405,9 @@ struct Runner {
         let allUsable = engines.filter { !missing.contains($0.name) }
         for name in missing { log("termbench: \(name) is not built; it is left out of this run") }
         let baselines = baselines(allUsable)
+        // Calibrated settings by engine and file (the chunked row reuses the
+        // whole file's).
+        var settings: [String: [String]] = [:]
 
         var results: [FileResult] = []
         for size in sizes {
@@ -402,6 +417,10 @@ struct Runner {
                 // The chunked rows measure the engines whose feed can be
                 // given chunks (a base build from before --chunk cannot).
                 let usable = chunk > 0 ? allUsable.filter(\.feedsInChunks) : allUsable
+                for engine in usable where engine.calibrate != nil && settings[engine.name + " " + path] == nil {
+                    settings[engine.name + " " + path] = calibrate(engine, file: path, size: size)
+                }
+                func extra(_ engine: EngineSpec) -> [String] { settings[engine.name + " " + path] ?? [] }
                 let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
                 // Rounds, each engine once per round: on a shared machine a
                 // slow spell then costs every engine a round, not one engine
@@ -418,7 +437,7 @@ struct Runner {
                     // as long (the current engine on truecolor_dense).
                     for index in order where !rounds[index].contains(where: \.timedOut) {
                         let engine = usable[index]
-                        let measurement = measure(engine, file: path, size: size, chunk: chunk)
+                        let measurement = measure(engine, file: path, size: size, chunk: chunk, extra: extra(engine))
                         if measurement.timedOut {
                             log("termbench: \(engine.name) timed out on \(name) \(size); not run on it again")
                         }
@@ -441,7 +460,7 @@ struct Runner {
                         if measurements.contains(where: { $0.engine == engine.name && $0.timedOut }) {
                             race.append(RaceEntry(engine: engine.name, error: "not raced: its feed timed out"))
                         } else {
-                            race.append(self.race(engine, file: path, size: size, chunk: chunk))
+                            race.append(self.race(engine, file: path, size: size, chunk: chunk, extra: extra(engine)))
                         }
                     }
                 }
@@ -461,11 +480,31 @@ struct Runner {
         return (results, baselines)
     }
 
-    func measure(_ engine: EngineSpec, file: String, size: TerminalSize, chunk: Int) -> Measurement {
+    /// Runs an engine's calibration on one file (untimed) and returns the
+    /// settings it printed as options; none when it fails (the engine then
+    /// runs with its defaults, and says so in its result line).
+    func calibrate(_ engine: EngineSpec, file: String, size: TerminalSize) -> [String] {
+        guard let command = engine.calibrate,
+            let child = try? spawnAndWait(command(file, size), timeout: timeout), child.status == 0
+        else {
+            log("termbench: \(engine.name) calibration failed on \(file) \(size); it runs with its defaults")
+            return []
+        }
+        var options: [String] = []
+        for line in child.output.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { options += ["--" + parts[0], String(parts[1])] }
+        }
+        return options
+    }
+
+    func measure(
+        _ engine: EngineSpec, file: String, size: TerminalSize, chunk: Int, extra: [String] = []
+    ) -> Measurement {
         var measurement = Measurement(engine: engine.name)
         let argv =
             engine.feed(file, size) + ["--runs", "1", "--warmup", String(warmup)]
-            + (chunk > 0 ? ["--chunk", String(chunk)] : [])
+            + (chunk > 0 ? ["--chunk", String(chunk)] : []) + extra
         do {
             let child = try spawnAndWait(argv, timeout: timeout)
             measurement.childMaxResidentKiB = child.maxResidentKiB
@@ -489,7 +528,8 @@ struct Runner {
             measurement.scrollback = Int(fields["scrollback"] ?? "") ?? 0
             measurement.screen = fields["screen"] ?? ""
             measurement.styles = fields["styles"].flatMap { Int($0) }
-            for key in ["cell_bytes", "row_bytes", "table_bytes"] {
+            // scrollback_bytes: the byte limit a harness gave its engine (Ghostty's).
+            for key in ["cell_bytes", "row_bytes", "table_bytes", "scrollback_bytes"] {
                 if let value = fields[key].flatMap({ Int($0) }) { measurement.storage[key] = value }
             }
         } catch {
@@ -498,15 +538,17 @@ struct Runner {
         return measurement
     }
 
-    func race(_ engine: EngineSpec, file: String, size: TerminalSize, chunk: Int) -> RaceEntry {
+    func race(
+        _ engine: EngineSpec, file: String, size: TerminalSize, chunk: Int, extra: [String] = []
+    ) -> RaceEntry {
         var entry = RaceEntry(engine: engine.name)
         let argv: [String]
         if chunk > 0 {
             guard let command = engine.chunkedRace else { return entry }
-            argv = command(file, size, chunk)
+            argv = command(file, size, chunk) + extra
         } else {
             guard let command = engine.race else { return entry }
-            argv = command(file, size)
+            argv = command(file, size) + extra
         }
         var walls: [Double] = []
         for _ in 0..<raceRuns {

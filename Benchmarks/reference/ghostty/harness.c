@@ -1,7 +1,8 @@
 // Ghostty's terminal core (libghostty-vt, from the PyPI wheel `pyghostty`)
 // under the TermBench harness protocol:
 //
-//   ghostty-harness FILE COLS ROWS [--runs N] [--warmup N] [--scrollback N] [--chunk N] [--dump]
+//   ghostty-harness FILE COLS ROWS [--runs N] [--warmup N] [--scrollback N] [--chunk N]
+//                   [--scrollback-bytes N] [--calibrate] [--dump]
 //
 // Each run creates a terminal with ghostty_terminal_new (the library's own
 // allocator: a NULL GhosttyAllocator), sets the scrollback limit, feeds the
@@ -25,54 +26,48 @@
 #include "CAllocCounter.h"
 #include "ghostty_vt.h"
 
-// Ghostty limits its scrollback in bytes: history is kept in whole pages
-// of cells, and the oldest page is dropped once the pages behind the screen
-// exceed the limit (the library's default is 10,000 bytes, which kept
-// 673-1,077 lines of 80 columns here). So the harness computes a byte figure
-// that keeps at least `scrollback` lines on every corpus.
+// Ghostty limits its scrollback in bytes, not lines: history is kept in
+// whole pages of cells, and the oldest page is dropped once the pages behind
+// the screen exceed the limit (the library's default is 10,000 bytes, which
+// kept 673-1,077 lines of 80 columns here). How many lines a byte figure
+// keeps depends on the output: a row costs 8 bytes a cell plus 16 for the
+// row, `cols * 8 + 16`, and a page adds its style, grapheme and hyperlink
+// tables, which are reallocated larger when they fill. With 1.5 times the
+// cells' bytes, ASCII lines kept 13,477 at 80x24, but truecolor_dense 2,183
+// of its 2,761 scrolled lines, unicode_zwj 5,951 and unicode_combining (a
+// mark on every letter) 2,971; that one needed 4.5 times.
 //
-// A row costs 8 bytes a cell plus 16 for the row, `cols * 8 + 16`, and a
-// page adds its style, grapheme and hyperlink tables: 16,000,000 bytes held
-// 22,059 plain lines of 80 columns (725 bytes a line against 656) and 8,988
-// of 200 (1,780 against 1,616). But pages whose tables fill up (many styles,
-// or a grapheme cluster in most cells) are reallocated larger, and then hold
-// far fewer lines for the bytes: with 1.5 times the cells' bytes, ASCII
-// lines kept 13,477 at 80x24, truecolor_dense 2,183 of its 2,761 scrolled
-// lines, unicode_zwj 5,951 and unicode_combining (a mark on every letter)
-// only 2,971; it needed 4.5 times. The figure is 5 times:
+// A larger figure is not free: Ghostty then maps fresh pages for longer
+// before it reuses the oldest, and plain scrolling at 80x24 ran 266 MiB/s
+// with 1.5 times, 229 with 2.5, 178 with 5 (46,423 lines kept). Its line
+// limit (GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_LINES) is slower still: capped
+// at 11,000 lines, unicode_cjk ran 86 MiB/s against 312 without the cap.
 //
-//     (scrollback + rows) * (cols * 8 + 16) * 5
-//
-// 32.8 MB at 80x24 and 81.2 MB at 200x50 for 10,000 lines. Alone, it would
-// keep about 45,000 plain lines, four times what the other engines keep (and
-// map pages for them), so the line limit (GHOSTTY_TERMINAL_OPT_SCROLLBACK_
-// MAX_LINES) caps it too. That limit also drops whole pages, holding 9,431 to
-// 9,997 lines when set to 10,000 (a page holds some 460-580 lines at these
-// widths), so it is set to `scrollback + 1000`: every corpus of the suite
-// then kept between 10,439 and 10,979 lines at 80x24 and 200x50. The result
-// line's scrollback= is the count the library reports (GHOSTTY_TERMINAL_DATA_
-// SCROLLBACK_ROWS), so every run shows whether the limits held.
-enum { SCROLLBACK_LINE_SLACK = 1000, SCROLLBACK_BYTE_FACTOR = 5 };
-
-static size_t scrollback_bytes(int cols, int rows, int scrollback) {
+// So the fastest configuration that keeps the lines the other engines keep
+// is the smallest byte figure that does so on the output at hand, and it is
+// found before anything is timed: `--calibrate` feeds the file with a figure
+// of 10 times the cells' bytes to learn how many lines it leaves behind
+// (`scrollback` at most), then with factors of 1.2, 1.5, 2, 2.5, 3, 4, 5, 6
+// and 8, and prints the first figure that keeps as many lines, as
+// `scrollback-bytes=N`; termbench runs it once per file and size and passes
+// `--scrollback-bytes N` to every measurement of that file. Without the
+// option the figure is 5 times, `(scrollback + rows) * (cols * 8 + 16) * 5`,
+// which kept at least 10,000 lines on every corpus of the suite. The result
+// line's scrollback= is the count the library reports (GHOSTTY_TERMINAL_
+// DATA_SCROLLBACK_ROWS), so every run shows that the figure held.
+static size_t scrollback_bytes(int cols, int rows, int scrollback, int tenths) {
     if (scrollback == 0) return 0;
-    return (size_t)(scrollback + rows) * ((size_t)cols * 8 + 16) * SCROLLBACK_BYTE_FACTOR;
+    return (size_t)(scrollback + rows) * ((size_t)cols * 8 + 16) * (size_t)tenths / 10;
 }
 
-static GhosttyTerminal engine_new(int cols, int rows, int scrollback) {
+static GhosttyTerminal engine_new(int cols, int rows, size_t bytes) {
     GhosttyTerminal terminal = NULL;
     if (ghostty_terminal_new(NULL, &terminal, (uint16_t)cols, (uint16_t)rows) != GHOSTTY_SUCCESS) {
         fprintf(stderr, "ghostty-harness: ghostty_terminal_new failed\n");
         exit(1);
     }
-    size_t bytes = scrollback_bytes(cols, rows, scrollback);
     if (ghostty_terminal_set(terminal, GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_BYTES, &bytes) != GHOSTTY_SUCCESS) {
         fprintf(stderr, "ghostty-harness: cannot set the scrollback limit\n");
-        exit(1);
-    }
-    size_t lines = scrollback == 0 ? 0 : (size_t)scrollback + SCROLLBACK_LINE_SLACK;
-    if (ghostty_terminal_set(terminal, GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_LINES, &lines) != GHOSTTY_SUCCESS) {
-        fprintf(stderr, "ghostty-harness: cannot set the scrollback line limit\n");
         exit(1);
     }
     return terminal;
@@ -96,6 +91,29 @@ static size_t scrollback_rows(GhosttyTerminal terminal) {
     size_t rows = 0;
     if (ghostty_terminal_get(terminal, GHOSTTY_TERMINAL_DATA_SCROLLBACK_ROWS, &rows) != GHOSTTY_SUCCESS) return 0;
     return rows;
+}
+
+// The lines of scrollback a figure leaves after the whole file (untimed).
+static size_t lines_kept(const uint8_t *bytes, size_t len, int cols, int rows, size_t figure) {
+    GhosttyTerminal terminal = engine_new(cols, rows, figure);
+    engine_feed(terminal, bytes, len, 0);
+    size_t kept = scrollback_rows(terminal);
+    ghostty_terminal_free(terminal);
+    return kept;
+}
+
+// `--calibrate`: the smallest figure of the list above that keeps as many
+// lines as a generous one does, `scrollback` at most.
+static size_t calibrate(const uint8_t *bytes, size_t len, int cols, int rows, int scrollback) {
+    if (scrollback == 0) return 0;
+    size_t wanted = lines_kept(bytes, len, cols, rows, scrollback_bytes(cols, rows, scrollback, 100));
+    if (wanted > (size_t)scrollback) wanted = (size_t)scrollback;
+    static const int tenths[] = {12, 15, 20, 25, 30, 40, 50, 60, 80};
+    for (size_t i = 0; i < sizeof tenths / sizeof tenths[0]; i++) {
+        size_t figure = scrollback_bytes(cols, rows, scrollback, tenths[i]);
+        if (lines_kept(bytes, len, cols, rows, figure) >= wanted) return figure;
+    }
+    return scrollback_bytes(cols, rows, scrollback, 100);
 }
 
 static double now_seconds(void) {
@@ -214,18 +232,22 @@ static double median(double *values, int n) {
 
 static void usage(void) {
     fprintf(stderr,
-            "usage: ghostty-harness FILE COLS ROWS [--runs N] [--warmup N] [--scrollback N] [--chunk N] [--dump]\n");
+            "usage: ghostty-harness FILE COLS ROWS [--runs N] [--warmup N] [--scrollback N] [--chunk N]\n"
+            "                       [--scrollback-bytes N] [--calibrate] [--dump]\n");
     exit(2);
 }
 
 int main(int argc, char **argv) {
     const char *positional[3];
-    int npositional = 0, runs = 5, warmup = 1, scrollback = 10000, chunk = 0, want_dump = 0;
+    int npositional = 0, runs = 5, warmup = 1, scrollback = 10000, chunk = 0, want_dump = 0, want_calibrate = 0;
+    long long figure = -1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = atoi(argv[++i]);
         else if (strcmp(argv[i], "--warmup") == 0 && i + 1 < argc) warmup = atoi(argv[++i]);
         else if (strcmp(argv[i], "--scrollback") == 0 && i + 1 < argc) scrollback = atoi(argv[++i]);
         else if (strcmp(argv[i], "--chunk") == 0 && i + 1 < argc) chunk = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--scrollback-bytes") == 0 && i + 1 < argc) figure = atoll(argv[++i]);
+        else if (strcmp(argv[i], "--calibrate") == 0) want_calibrate = 1;
         else if (strcmp(argv[i], "--dump") == 0) want_dump = 1;
         else if (npositional < 3) positional[npositional++] = argv[i];
         else usage();
@@ -245,9 +267,16 @@ int main(int argc, char **argv) {
     if (length > 0 && fread(bytes, 1, (size_t)length, file) != (size_t)length) { perror("read"); return 2; }
     fclose(file);
     size_t len = (size_t)length, half = len / 2;
+    size_t bytes_limit = figure >= 0 ? (size_t)figure : scrollback_bytes(cols, rows, scrollback, 50);
+
+    if (want_calibrate) {
+        printf("scrollback-bytes=%zu\n", calibrate(bytes, len, cols, rows, scrollback));
+        free(bytes);
+        return 0;
+    }
 
     if (want_dump) {
-        GhosttyTerminal terminal = engine_new(cols, rows, scrollback);
+        GhosttyTerminal terminal = engine_new(cols, rows, bytes_limit);
         engine_feed(terminal, bytes, len, (size_t)chunk);
         size_t text_length;
         char *text = screen_text(terminal, cols, rows, &text_length);
@@ -265,7 +294,7 @@ int main(int argc, char **argv) {
     size_t scrollback_held = 0;
     for (int run = -warmup; run < runs; run++) {
         size_t heap_before = termbench_heap_in_use();
-        GhosttyTerminal terminal = engine_new(cols, rows, scrollback);
+        GhosttyTerminal terminal = engine_new(cols, rows, bytes_limit);
         double start = now_seconds();
         engine_feed(terminal, bytes, half, (size_t)chunk);
         termbench_alloc_counts before = termbench_alloc_counts_now();
@@ -290,10 +319,10 @@ int main(int argc, char **argv) {
     double best = 0;
     for (int run = 0; run < runs; run++) best = rates[run] > best ? rates[run] : best;
     printf("bytes=%zu seconds=%.6f mibps=%.1f mibps_best=%.1f runs=%d heap_bytes=%ld allocs=%llu alloc_bytes=%llu peak_rss_kib=%ld"
-           " scrollback=%zu screen=%016llx\n",
+           " scrollback=%zu screen=%016llx scrollback_bytes=%zu\n",
            len, median(seconds, runs), median(rates, runs), best, runs, heap_bytes,
            (unsigned long long)allocs, (unsigned long long)alloc_bytes, peak_rss_kib(),
-           scrollback_held, (unsigned long long)screen);
+           scrollback_held, (unsigned long long)screen, bytes_limit);
     free(seconds);
     free(rates);
     free(bytes);
