@@ -21,6 +21,13 @@ Kinds (after alacritty's vtebench categories):
   style_churn                    a scrolling log where nearly every word has a new truecolour style
   link_churn                     scrolling listings and diagnostics full of new OSC 8 hyperlinks
   truecolor_dense                half-block previews, every cell its own random 24-bit fg and bg
+  unicode_combining              decomposed Latin: a combining mark on every letter
+  unicode_cjk                    CJK ideographs with some kana, Hangul and punctuation
+  unicode_zwj                    emoji ZWJ sequences (professions, families, couples), skin tones
+  unicode_letters                Latin with precomposed accents, Greek and Cyrillic words
+  unicode_flags                  regional-indicator flags
+  unicode_emoji                  single emoji, about one in ten a text symbol with VS16
+  unicode_mixed                  a multilingual chat log: all of the above, ASCII words, SGR
 
 The kinds that existed first (scrolling, dense_cells, cursor_motion, unicode,
 mixed) keep their exact bytes; later kinds were added beside them. The last
@@ -416,6 +423,205 @@ class TruecolorDense(Stream):
         return "".join(out)
 
 
+# --- Unicode by category (issue #21) -----------------------------------------
+#
+# One kind per kind of text beyond ASCII, each a log of lines that scroll, and
+# a realistic mix of them all. A line is built up to a random budget of cells
+# below the width (a character's cells as a modern terminal counts them: 2 for
+# CJK, emoji, flags and VS16 sequences), so that no line wraps because of the
+# engine's width table alone; unicode_mixed lets its paragraphs wrap, as chat
+# and log output does.
+
+COMBINING_MARKS = [0x0300, 0x0301, 0x0302, 0x0303, 0x0304, 0x0306, 0x0307, 0x0308, 0x030A, 0x030B,
+                   0x030C, 0x0323, 0x0327, 0x0328, 0x0331]
+
+
+def decomposed_word(rng, length):
+    """Latin letters, each followed by one combining mark (NFD text)."""
+    return "".join(rng.choice("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+                   + chr(rng.choice(COMBINING_MARKS)) for _ in range(length))
+
+
+def unicode_combining(rng, cols, rows):
+    """Decomposed Latin: a combining mark on every letter, words and spaces."""
+    budget, cells, words = rng.randint(cols // 3, cols - 1), 0, []
+    while True:
+        length = rng.randint(2, 9)
+        if cells + length + 1 > budget:
+            break
+        words.append(decomposed_word(rng, length))
+        cells += length + 1
+    return " ".join(words) + "\r\n"
+
+
+# Han ideographs, kana, Hangul syllables and CJK punctuation: all two cells.
+CJK_RANGES = [(0x4E00, 0x9FFF, 70), (0x3041, 0x3096, 12), (0x30A1, 0x30FA, 8), (0xAC00, 0xD7A3, 8)]
+CJK_PUNCTUATION = "、。「」（）：！？・"
+
+
+def cjk_character(rng):
+    roll = rng.randrange(100)
+    for low, high, weight in CJK_RANGES:
+        if roll < weight:
+            return chr(rng.randint(low, high))
+        roll -= weight
+    return rng.choice(CJK_PUNCTUATION)
+
+
+def unicode_cjk(rng, cols, rows):
+    """CJK text: ideographs with some kana, Hangul and punctuation."""
+    count = rng.randint(cols // 6, (cols - 1) // 2)
+    return "".join(cjk_character(rng) for _ in range(count)) + "\r\n"
+
+
+ZWJ = "\u200d"
+SKIN_TONES = [chr(code) for code in range(0x1F3FB, 0x1F400)]
+PEOPLE = ["\U0001F468", "\U0001F469", "\U0001F9D1"]  # man, woman, person
+ROLES = ["\U0001F4BB", "\U0001F680", "\U0001F52C", "\U0001F3A8", "\U0001F373", "\U0001F33E", "\U0001F3EB",
+         "\U0001F527", "\U0001F692", "\u2695\ufe0f", "\u2696\ufe0f", "\u2708\ufe0f"]
+OTHER_ZWJ = ["\U0001F3F3\ufe0f\u200d\U0001F308", "\u2764\ufe0f\u200d\U0001F525", "\U0001F43B\u200d\u2744\ufe0f",
+             "\U0001F408\u200d\u2B1B", "\U0001F3F4\u200d\u2620\ufe0f", "\U0001F62E\u200d\U0001F4A8"]
+
+
+def zwj_sequence(rng):
+    """One emoji ZWJ sequence, two cells: a person with a role, a family,
+    a couple, or another sequence; people often with a skin tone."""
+    def person(tone_chance=0.5):
+        return rng.choice(PEOPLE) + (rng.choice(SKIN_TONES) if rng.random() < tone_chance else "")
+    roll = rng.random()
+    if roll < 0.45:
+        return person() + ZWJ + rng.choice(ROLES)
+    if roll < 0.7:
+        members = [rng.choice(PEOPLE[:2]) for _ in range(2)] + [rng.choice(["\U0001F467", "\U0001F466"])
+                                                             for _ in range(rng.randint(1, 2))]
+        return ZWJ.join(members)
+    if roll < 0.85:
+        return person(0.7) + ZWJ + "\U0001F91D" + ZWJ + person(0.7)  # people holding hands
+    return rng.choice(OTHER_ZWJ)
+
+
+def unicode_zwj(rng, cols, rows):
+    """Emoji ZWJ sequences (with skin tones), some runs separated by spaces."""
+    budget, cells, out = rng.randint(cols // 3, cols - 1), 0, []
+    while cells + 3 <= budget:
+        out.append(zwj_sequence(rng))
+        cells += 2
+        if rng.random() < 0.3:
+            out.append(" ")
+            cells += 1
+    return "".join(out) + "\r\n"
+
+
+LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyzàáâäãåæçèéêëìíîïñòóôöõøùúûüýÿßœłšžčřğış"
+GREEK_LETTERS = "αβγδεζηθικλμνξοπρστυφχψωάέήίόύώΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩ"
+CYRILLIC_LETTERS = "абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЭЮЯїієґ"
+
+
+def unicode_letters(rng, cols, rows):
+    """Latin (precomposed accents), Greek and Cyrillic words: one cell each."""
+    budget, cells, words = rng.randint(cols // 3, cols - 1), 0, []
+    while True:
+        length = rng.randint(2, 11)
+        if cells + length + 1 > budget:
+            break
+        alphabet = rng.choice([LATIN_LETTERS, GREEK_LETTERS, CYRILLIC_LETTERS])
+        words.append("".join(rng.choice(alphabet) for _ in range(length)))
+        cells += length + 1
+    return " ".join(words) + "\r\n"
+
+
+FLAG_CODES = ("US GB FR DE IT ES PT NL BE CH AT SE NO DK FI IE PL CZ UA GR TR JP CN KR IN BR AR MX CA AU NZ ZA "
+              "NG EG KE IL SA AE SG TH VN ID PH CL CO PE IS").split()
+
+
+def flag(code):
+    return "".join(chr(0x1F1E6 + ord(letter) - ord("A")) for letter in code)
+
+
+def unicode_flags(rng, cols, rows):
+    """Regional-indicator flags (pairs, two cells each), some spaced."""
+    budget, cells, out = rng.randint(cols // 3, cols - 1), 0, []
+    while cells + 3 <= budget:
+        out.append(flag(rng.choice(FLAG_CODES)))
+        cells += 2
+        if rng.random() < 0.25:
+            out.append(" ")
+            cells += 1
+    return "".join(out) + "\r\n"
+
+
+# Emoji whose default presentation is emoji (two cells everywhere), from
+# Unicode 6.0's blocks, and text-default symbols that VS16 makes emoji.
+EMOJI_RANGES = [(0x1F600, 0x1F64F), (0x1F680, 0x1F6C5), (0x1F300, 0x1F320), (0x1F337, 0x1F37C),
+                (0x1F380, 0x1F393), (0x1F3A0, 0x1F3C4), (0x1F3E0, 0x1F3F0), (0x1F400, 0x1F43E),
+                (0x1F442, 0x1F4F7), (0x1F4F9, 0x1F4FC), (0x1F500, 0x1F53D)]
+VS16_BASES = [0x2764, 0x2600, 0x2601, 0x2708, 0x260E, 0x270F, 0x267B, 0x26A0, 0x2714, 0x263A, 0x2744, 0x2733]
+
+
+def single_emoji(rng, vs16_chance=0.1):
+    if rng.random() < vs16_chance:
+        return chr(rng.choice(VS16_BASES)) + "\ufe0f"
+    low, high = rng.choice(EMOJI_RANGES)
+    return chr(rng.randint(low, high))
+
+
+def unicode_emoji(rng, cols, rows):
+    """Single emoji (about one in ten a text symbol with VS16), some spaced."""
+    budget, cells, out = rng.randint(cols // 3, cols - 1), 0, []
+    while cells + 3 <= budget:
+        out.append(single_emoji(rng))
+        cells += 2
+        if rng.random() < 0.2:
+            out.append(" ")
+            cells += 1
+    return "".join(out) + "\r\n"
+
+
+MIXED_NAMES = ["alice", "bob", "Дмитрий", "Zoë", "山田", "민준", "François", "Ólafur"]
+
+
+def mixed_token(rng):
+    """One word of a multilingual chat or log line."""
+    roll = rng.random()
+    if roll < 0.40:
+        return rng.choice(WORDS)
+    if roll < 0.52:
+        return "".join(cjk_character(rng) for _ in range(rng.randint(2, 8)))
+    if roll < 0.62:
+        return "".join(rng.choice(CYRILLIC_LETTERS[:33]) for _ in range(rng.randint(3, 9)))
+    if roll < 0.70:
+        return "".join(rng.choice(LATIN_LETTERS) for _ in range(rng.randint(3, 9)))
+    if roll < 0.74:
+        return decomposed_word(rng, rng.randint(2, 6))
+    if roll < 0.84:
+        return single_emoji(rng, vs16_chance=0.25) + (rng.choice(SKIN_TONES) if rng.random() < 0.1 else "")
+    if roll < 0.91:
+        return zwj_sequence(rng)
+    if roll < 0.95:
+        return flag(rng.choice(FLAG_CODES))
+    return str(rng.randint(0, 99999))
+
+
+def unicode_mixed(rng, cols, rows):
+    """A multilingual chat log: a coloured, bold name, then a message mixing
+    ASCII words, CJK, Cyrillic and Latin, combining marks, emoji (single,
+    with VS16 and skin tones, ZWJ sequences) and flags; some messages long
+    enough to wrap, some blank lines, some words coloured."""
+    roll = rng.random()
+    if roll < 0.05:
+        return "\r\n"
+    name = rng.choice(MIXED_NAMES)
+    colour = rng.choice(["31", "32", "33", "34", "35", "36", "38;5;208", "38;2;120;200;80"])
+    words = []
+    for _ in range(rng.randint(2, 9) if roll < 0.85 else rng.randint(10, 30)):
+        word = mixed_token(rng)
+        if rng.random() < 0.06:
+            word = CSI + rng.choice(["1", "3", "4", "33", "1;36"]) + "m" + word + CSI + "0m"
+        words.append(word)
+    return f"{CSI}2m{rng.randint(0, 23):02}:{rng.randint(0, 59):02}{CSI}0m {CSI}1;{colour}m{name}{CSI}0m: " \
+        + " ".join(words) + "\r\n"
+
+
 style_churn = StyleChurn
 link_churn = LinkChurn
 truecolor_dense = TruecolorDense
@@ -428,13 +634,18 @@ KINDS = {"scrolling": scrolling, "dense_cells": dense_cells, "cursor_motion": cu
          "scrolling_top_small_region": scrolling_top_small_region,
          "scrolling_bottom_small_region": scrolling_bottom_small_region,
          "medium_cells": medium_cells, "sync_medium_cells": sync_medium_cells,
-         "style_churn": style_churn, "link_churn": link_churn, "truecolor_dense": truecolor_dense}
+         "style_churn": style_churn, "link_churn": link_churn, "truecolor_dense": truecolor_dense,
+         "unicode_combining": unicode_combining, "unicode_cjk": unicode_cjk, "unicode_zwj": unicode_zwj,
+         "unicode_letters": unicode_letters, "unicode_flags": unicode_flags, "unicode_emoji": unicode_emoji,
+         "unicode_mixed": unicode_mixed}
 
 # The benchmark suite, in vtebench's order of categories.
 SUITE_KINDS = ["dense_cells", "light_cells", "medium_cells", "cursor_motion", "scrolling",
                "scrolling_fullscreen", "scrolling_top_region", "scrolling_bottom_region",
                "scrolling_top_small_region", "scrolling_bottom_small_region", "unicode",
-               "sync_medium_cells", "truecolor_dense", "style_churn", "link_churn"]
+               "sync_medium_cells", "truecolor_dense", "style_churn", "link_churn",
+               "unicode_combining", "unicode_cjk", "unicode_zwj", "unicode_letters", "unicode_flags",
+               "unicode_emoji", "unicode_mixed"]
 
 
 def generate(kind, size, seed, cols, rows):

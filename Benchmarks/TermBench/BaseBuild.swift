@@ -25,6 +25,9 @@ struct BaseBuild {
     var termbench: String
     /// The base's `termengine`, for the race; nil when it has no `replay`.
     var termengine: String?
+    /// Whether the base's `termbench feed` takes `--chunk N`; a base from
+    /// before the option takes no part in the chunked rows.
+    var feedsInChunks = false
 
     /// The engine's name in tables and JSON: `termengine@<short commit>`.
     var engineName: String { "termengine@" + shortCommit }
@@ -85,9 +88,13 @@ struct BaseBuild {
             log("termbench: \(shortCommit)'s termengine has no `replay`; the base takes no part in the race")
             termengine = nil
         }
+        let feedsInChunks = helpMentions(termbench, "[--chunk N]")
+        if !feedsInChunks {
+            log("termbench: \(shortCommit)'s termbench feed has no --chunk; the base is not in the chunked rows")
+        }
         return BaseBuild(
             revision: revision, commit: commit, shortCommit: shortCommit, directory: directory, termbench: termbench,
-            termengine: termengine)
+            termengine: termengine, feedsInChunks: feedsInChunks)
     }
 
     /// Whether `binary help` prints `usage` (the subcommand exists).

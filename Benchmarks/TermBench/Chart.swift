@@ -14,7 +14,7 @@ struct Chart {
     let groupGap = 9.0
     let colours = [
         "termengine": "#e8590c", "libvterm": "#1971c2", "alacritty": "#2f9e44", "vt100": "#7048e8",
-        "memchr": "#adb5bd",
+        "ghostty": "#e64980", "swiftterm": "#0c8599", "memchr": "#adb5bd",
     ]
 
     /// An engine's bar colour: the base build (`termengine@…`) in a lighter

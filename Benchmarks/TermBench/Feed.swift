@@ -11,12 +11,14 @@ import TermCore
 /// reference harnesses share (Benchmarks/reference/rust/harness-common):
 ///
 ///     termbench feed FILE COLS ROWS [--engine termengine|memchr] [--runs N] [--warmup N]
-///                                   [--scrollback N] [--dump]
+///                                   [--scrollback N] [--chunk N] [--dump]
 ///
 /// Every run feeds the whole file into a fresh `Terminal`, in two halves: the
 /// first half warms the terminal up (styles interned, scrollback filling),
 /// and the heap allocations made during the second half are the
 /// "steady-state" count. Only the feed is timed; the file is read before.
+/// `--chunk N` (N > 0) feeds each half in calls of at most N bytes, as a
+/// terminal hands on what one read() of its PTY returned.
 /// The result line carries the median time and rate, the terminal's heap
 /// (glibc `mallinfo2` plus anonymous `mmap`s, after the feed minus before
 /// creating it), the
@@ -24,7 +26,8 @@ import TermCore
 /// scrollback held and a hash of the final screen text.
 enum FeedCommand {
     static let usage = """
-        termbench feed FILE COLS ROWS [--engine termengine|memchr] [--runs N] [--warmup N] [--scrollback N] [--dump]
+        termbench feed FILE COLS ROWS [--engine termengine|memchr] [--runs N] [--warmup N] [--scrollback N]
+                                      [--chunk N] [--dump]
         """
 
     enum Engine: String {
@@ -55,6 +58,7 @@ enum FeedCommand {
         let runs = try options.integer("--runs", in: 1...1000, default: 5)
         let warmup = try options.integer("--warmup", in: 0...100, default: 1)
         let scrollback = try options.integer("--scrollback", in: 0...Terminal.Limits.maxScrollback, default: 10_000)
+        let chunk = try options.integer("--chunk", in: 0...(1 << 30), default: 0)
         let dump = options.flag("--dump")
         let positionals = try options.positionals()
         guard positionals.count == 3,
@@ -65,7 +69,7 @@ enum FeedCommand {
 
         if dump {
             let terminal = Terminal(columns: columns, rows: rows, scrollback: scrollback)
-            bytes.withUnsafeBufferPointer { terminal.feed($0) }
+            bytes.withUnsafeBufferPointer { feed(terminal, $0, chunk: chunk) }
             print(screenText(terminal), terminator: "")
             print("scrollback=\(terminal.scrollbackCount)")
             return
@@ -75,7 +79,8 @@ enum FeedCommand {
         for index in 0..<(warmup + runs) {
             let result = bytes.withUnsafeBufferPointer { buffer in
                 switch engine {
-                case .termengine: feedTerminal(buffer, columns: columns, rows: rows, scrollback: scrollback)
+                case .termengine:
+                    feedTerminal(buffer, columns: columns, rows: rows, scrollback: scrollback, chunk: chunk)
                 case .memchr: scan(buffer)
                 }
             }
@@ -102,14 +107,16 @@ enum FeedCommand {
     }
 
     /// One timed run of the engine on a fresh terminal.
-    static func feedTerminal(_ bytes: UnsafeBufferPointer<UInt8>, columns: Int, rows: Int, scrollback: Int) -> Run {
+    static func feedTerminal(
+        _ bytes: UnsafeBufferPointer<UInt8>, columns: Int, rows: Int, scrollback: Int, chunk: Int
+    ) -> Run {
         let half = bytes.count / 2
         let heapBefore = termbench_heap_in_use()
         let terminal = Terminal(columns: columns, rows: rows, scrollback: scrollback)
         let start = ContinuousClock.now
-        terminal.feed(UnsafeBufferPointer(rebasing: bytes[0..<half]))
+        feed(terminal, UnsafeBufferPointer(rebasing: bytes[0..<half]), chunk: chunk)
         let before = termbench_alloc_counts_now()
-        terminal.feed(UnsafeBufferPointer(rebasing: bytes[half...]))
+        feed(terminal, UnsafeBufferPointer(rebasing: bytes[half...]), chunk: chunk)
         let after = termbench_alloc_counts_now()
         let elapsed = start.duration(to: .now)
         let heapAfter = termbench_heap_in_use()
@@ -118,6 +125,20 @@ enum FeedCommand {
             seconds: seconds(elapsed), heapBytes: Int(heapAfter) - Int(heapBefore),
             allocations: after.allocations - before.allocations, allocatedBytes: after.bytes - before.bytes,
             scrollback: terminal.scrollbackCount, screen: screen, storage: storageFields(terminal))
+    }
+
+    /// Feeds `bytes` in one call, or in calls of at most `chunk` bytes.
+    static func feed(_ terminal: Terminal, _ bytes: UnsafeBufferPointer<UInt8>, chunk: Int) {
+        guard chunk > 0, bytes.count > chunk else {
+            terminal.feed(bytes)
+            return
+        }
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + chunk, bytes.count)
+            terminal.feed(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            start = end
+        }
     }
 
     /// What the terminal holds after a feed, as extra result fields after

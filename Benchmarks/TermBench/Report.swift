@@ -128,7 +128,7 @@ struct Report {
     }
 
     /// The files issue #4's 2× rule covers: all but the churn corpora.
-    var speedRuleResults: [FileResult] { results.filter { !Runner.churnCorpora.contains($0.corpus) } }
+    var speedRuleResults: [FileResult] { results.filter { !Runner.churnCorpora.contains($0.kind) } }
 
     /// "; on best rounds: N of M, lowest …" for the 2× verdict's detail.
     func bestRoundSummary() -> String {
@@ -222,7 +222,11 @@ struct Report {
     func issue17Acceptance() -> [Verdict] {
         var verdicts: [Verdict] = []
         if let baseEngine {
-            let existing = results.filter { !Runner.issue17Corpora.contains($0.corpus) }
+            // The rows the base was measured on (a base from before
+            // --chunk is not in the chunked rows).
+            let existing = results.filter {
+                !Runner.issue17Corpora.contains($0.kind) && $0.measurement(baseEngine) != nil
+            }
             let ratios = existing.compactMap { result in baseRatio(result).map { (result, $0) } }
             if let worst = ratios.min(by: { $0.1 < $1.1 }) {
                 let passing = ratios.filter { $0.1 >= 0.95 }.count
@@ -236,10 +240,12 @@ struct Report {
             }
         }
         var churnRatios: [(FileResult, Double)] = []
-        for result in results where Runner.churnCorpora.contains(result.corpus) {
+        for result in results where Runner.churnCorpora.contains(result.kind) {
             guard let mine = result.measurement(subject), mine.error == nil,
-                let dense = results.first(where: { $0.corpus == "truecolor_dense" && $0.size == result.size })?
-                    .measurement(subject), dense.error == nil, dense.mibps > 0
+                let dense = results.first(where: {
+                    $0.kind == "truecolor_dense" && $0.size == result.size && $0.chunk == result.chunk
+                })?
+                .measurement(subject), dense.error == nil, dense.mibps > 0
             else { continue }
             churnRatios.append((result, mine.mibps / dense.mibps))
         }
@@ -252,7 +258,7 @@ struct Report {
                     detail: "\(passing) of \(churnRatios.count) pass; lowest \(format(100 * worst.1, 0))% on "
                         + "\(worst.0.corpus) \(worst.0.size)", issue: 17))
         }
-        let churn = results.filter { Runner.churnCorpora.contains($0.corpus) }.compactMap {
+        let churn = results.filter { Runner.churnCorpora.contains($0.kind) }.compactMap {
             $0.measurement(subject)
         }
         if !churn.isEmpty {
@@ -297,9 +303,14 @@ struct Report {
             let rows = results.filter { $0.size == size }
             guard !rows.isEmpty else { continue }
             text += heading + "\(size), \(runner.scrollback) lines of scrollback; median of \(runner.runs) round(s), "
-            text += "engines interleaved, \(runner.warmup) warm-up feed per process; MiB/s (higher is better)\n"
+            text += "engines interleaved, \(runner.warmup) warm-up feed per process; MiB/s (higher is better)"
+            if let chunked = rows.first(where: { $0.chunk > 0 }) {
+                text += "; rows ending \(Runner.chunkSuffix(chunked.chunk)): the same file fed in calls of at most "
+                text += "\(chunked.chunk) bytes (one read() of a PTY)"
+            }
+            text += "\n"
             let baseNames = baseEngine.map { [$0] } ?? []
-            var header = ["corpus", subject] + baseNames + referenceNames + ["best ref", "×best"]
+            var header = ["corpus", subject] + baseNames + referenceNames + ["fastest reference", "×fastest"]
             if baseEngine != nil { header.append("×base") }
             if let limitEngine { header.append(limitEngine) }
             var lines = [header]
@@ -356,11 +367,12 @@ struct Report {
                 text +=
                     paragraph
                     + "\nwhole-process race at \(size): median wall seconds of \(runner.raceRuns) run(s), start to exit "
-                text += "(termengine replay --quiet vs each harness with --runs 1)\n"
+                text += "(termengine replay --quiet vs each harness with --runs 1; in the rows fed in chunks, "
+                text += "termbench feed --chunk N --runs 1 --warmup 0, since replay feeds its input in one call)\n"
                 let racers = rows.first { !$0.race.isEmpty }!.race.map(\.engine)
                 let baseRaced = baseEngine.map(racers.contains) ?? false
                 var race = [
-                    ["corpus"] + racers + ["best ref ÷ \(subject)"] + (baseRaced ? ["base ÷ \(subject)"] : [])
+                    ["corpus"] + racers + ["fastest reference ÷ \(subject)"] + (baseRaced ? ["base ÷ \(subject)"] : [])
                 ]
                 for result in rows {
                     var line = [result.corpus]
@@ -410,7 +422,7 @@ struct Report {
     func storageTable(
         _ rows: [FileResult], size: TerminalSize, markdown: Bool, align: ([[String]]) -> String
     ) -> String {
-        let churn = rows.filter { Runner.issue17Corpora.contains($0.corpus) }
+        let churn = rows.filter { Runner.issue17Corpora.contains($0.kind) }
         let engineNames = [subject] + (baseEngine.map { [$0] } ?? [])
         guard !churn.isEmpty else { return "" }
         let reported = churn.contains { result in
@@ -507,11 +519,12 @@ struct Report {
                 engineResults[m.engine] = entry
             }
             var file: [String: Any] = [
-                "corpus": result.corpus, "size": result.size.description, "bytes": result.bytes,
+                "corpus": result.corpus, "kind": result.kind, "chunk_bytes": result.chunk,
+                "size": result.size.description, "bytes": result.bytes,
                 "engines": engineResults,
             ]
-            if let best = bestReference(result) { file["best_reference"] = best.name }
-            if let ratio = ratio(result) { file["ratio_vs_best_reference"] = ratio }
+            if let best = bestReference(result) { file["fastest_reference"] = best.name }
+            if let ratio = ratio(result) { file["ratio_vs_fastest_reference"] = ratio }
             if let ratio = baseRatio(result) { file["ratio_vs_base"] = ratio }
             if let ratio = baseRatioOfMedians(result) { file["ratio_vs_base_of_medians"] = ratio }
             if !result.race.isEmpty {
@@ -525,7 +538,7 @@ struct Report {
                         ]
                 }
                 file["race"] = race
-                if let ratio = raceRatio(result) { file["race_ratio_best_reference_over_termengine"] = ratio }
+                if let ratio = raceRatio(result) { file["race_ratio_fastest_reference_over_termengine"] = ratio }
                 if let ratio = raceBaseRatio(result) { file["race_ratio_base_over_termengine"] = ratio }
             }
             files.append(file)

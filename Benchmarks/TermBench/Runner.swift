@@ -26,6 +26,17 @@ struct EngineSpec {
     var feed: (_ file: String, _ size: TerminalSize) -> [String]
     /// argv of one whole-process race entry, or nil when it takes no part.
     var race: ((_ file: String, _ size: TerminalSize) -> [String])?
+    /// Whether its feed takes `--chunk N` (every harness here does; a base
+    /// build from before the option does not), for the chunked rows.
+    var feedsInChunks = true
+    /// argv of one whole-process race entry fed in chunks of N bytes, or nil
+    /// when it takes no part in the chunked rows' race.
+    var chunkedRace: ((_ file: String, _ size: TerminalSize, _ chunk: Int) -> [String])?
+    /// argv of an untimed run, once per file and size before its rounds,
+    /// that prints `name=value` settings the engine needs for that file; they
+    /// are passed as `--name value` to all its measurements of the file
+    /// (Ghostty's scrollback byte figure, see its harness).
+    var calibrate: ((_ file: String, _ size: TerminalSize) -> [String])?
 }
 
 struct TerminalSize: CustomStringConvertible, Hashable {
@@ -102,7 +113,13 @@ struct RaceEntry {
 }
 
 struct FileResult {
+    /// The row's name: the corpus kind, with `@4k` (`Runner.chunkSuffix`)
+    /// when it was fed in chunks.
     var corpus: String
+    /// The corpus kind the bytes came from (`corpus` without the suffix).
+    var kind: String
+    /// The most bytes each feed call was given; 0 for the whole file at once.
+    var chunk = 0
     var size: TerminalSize
     var bytes: Int
     var measurements: [Measurement]
@@ -118,7 +135,7 @@ struct Runner {
     static let usage = """
         termbench run [--corpus DIR] [--sizes 80x24,200x50] [--runs N] [--warmup N] [--race-runs N]
                       [--no-race] [--quick] [--only a,b] [--engines a,b] [--harness-dir DIR]
-                      [--out DIR] [--scrollback N] [--timeout SECONDS] [--base REV]
+                      [--out DIR] [--scrollback N] [--timeout SECONDS] [--base REV] [--chunk BYTES]
         """
 
     /// The corpus kinds of issue #17 (Corpus/generate.py): the two churn
@@ -139,6 +156,11 @@ struct Runner {
     var harnessDirectory = "Benchmarks/build/bin"
     var outputDirectory = "Benchmarks/results"
     var quick = false
+    /// `--chunk BYTES`: every corpus is also fed in calls of at most this
+    /// many bytes, as a terminal hands on what one read() of its PTY returns
+    /// (4 KiB, a pipe's or PTY's usual read), in rows of their own named
+    /// `kind@4k`; 0 leaves those rows out.
+    var chunk = 4096
     /// `--base REV`: the revision to build and race as one more engine.
     var baseRevision: String?
     /// The base build, once `prepareBase` has made it.
@@ -172,6 +194,7 @@ struct Runner {
         harnessDirectory = try options.value("--harness-dir") ?? harnessDirectory
         outputDirectory = try options.value("--out") ?? outputDirectory
         baseRevision = try options.value("--base").flatMap { $0.isEmpty ? nil : $0 }
+        chunk = try options.integer("--chunk", in: 0...(1 << 30), default: chunk)
         let extra = try options.positionals()
         guard extra.isEmpty else { throw Arguments.Failure("unexpected arguments: \(extra.joined(separator: " "))") }
     }
@@ -197,10 +220,10 @@ struct Runner {
         let termengine = binDirectory + "/termengine"
         let scrollbackText = String(scrollback)
         let packages = debianVersions(["libvterm0", "librust-alacritty-terminal-dev", "librust-vt100-dev"])
-        func harness(_ name: String, _ binary: String, _ package: String) -> EngineSpec {
+        func harness(_ name: String, _ binary: String, version: String) -> EngineSpec {
             let path = harnessDirectory + "/" + binary
             return EngineSpec(
-                name: name, role: .reference, version: "Debian \(package) \(packages[package] ?? "?")",
+                name: name, role: .reference, version: version,
                 feed: { file, size in
                     [path, file, String(size.columns), String(size.rows), "--scrollback", scrollbackText]
                 },
@@ -209,7 +232,21 @@ struct Runner {
                         path, file, String(size.columns), String(size.rows), "--scrollback", scrollbackText,
                         "--runs", "1", "--warmup", "0",
                     ]
+                },
+                chunkedRace: { file, size, chunk in
+                    [
+                        path, file, String(size.columns), String(size.rows), "--scrollback", scrollbackText,
+                        "--runs", "1", "--warmup", "0", "--chunk", String(chunk),
+                    ]
                 })
+        }
+        func debian(_ package: String) -> String { "Debian \(package) \(packages[package] ?? "?")" }
+        var ghostty = harness("ghostty", "ghostty-harness", version: harnessVersion("ghostty-harness.version"))
+        ghostty.calibrate = { [harnessDirectory] file, size in
+            [
+                harnessDirectory + "/ghostty-harness", file, String(size.columns), String(size.rows), "--scrollback",
+                scrollbackText, "--calibrate",
+            ]
         }
         var all = [
             EngineSpec(
@@ -222,10 +259,22 @@ struct Runner {
                         termengine, "replay", file, "--cols", String(size.columns), "--rows", String(size.rows),
                         "--scrollback", scrollbackText, "--quiet",
                     ]
+                },
+                // `termengine replay` feeds its input in one call and has
+                // no option to do otherwise, so in the chunked rows the
+                // whole process is `termbench feed --chunk` (which also
+                // starts, reads the file, feeds it and exits).
+                chunkedRace: { file, size, chunk in
+                    [
+                        myself, "feed", file, String(size.columns), String(size.rows), "--scrollback", scrollbackText,
+                        "--runs", "1", "--warmup", "0", "--chunk", String(chunk),
+                    ]
                 }),
-            harness("libvterm", "libvterm-harness", "libvterm0"),
-            harness("alacritty", "alacritty-harness", "librust-alacritty-terminal-dev"),
-            harness("vt100", "vt100-harness", "librust-vt100-dev"),
+            harness("libvterm", "libvterm-harness", version: debian("libvterm0")),
+            harness("alacritty", "alacritty-harness", version: debian("librust-alacritty-terminal-dev")),
+            harness("vt100", "vt100-harness", version: debian("librust-vt100-dev")),
+            ghostty,
+            harness("swiftterm", "swiftterm-harness", version: harnessVersion("swiftterm-harness.version")),
             EngineSpec(
                 name: "memchr", role: .limit, version: "glibc memchr for ESC (a bound, not an engine)",
                 feed: { file, size in
@@ -249,6 +298,13 @@ struct Runner {
                             "--scrollback", scrollbackText, "--quiet",
                         ]
                     }
+                },
+                feedsInChunks: base.feedsInChunks,
+                chunkedRace: { file, size, chunk in
+                    [
+                        base.termbench, "feed", file, String(size.columns), String(size.rows), "--scrollback",
+                        scrollbackText, "--runs", "1", "--warmup", "0", "--chunk", String(chunk),
+                    ]
                 })
             all.insert(engine, at: 1)
         }
@@ -258,7 +314,34 @@ struct Runner {
         return all
     }
 
+    /// What run.sh wrote beside a harness it built from outside Debian
+    /// (`NAME.version`: the wheel's version, SwiftTerm's commit), or "?".
+    func harnessVersion(_ file: String) -> String {
+        let text = (try? String(contentsOfFile: harnessDirectory + "/" + file, encoding: .utf8)) ?? "?"
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     // MARK: Corpus
+
+    /// The suffix of a chunked row's name: `@4k` for 4,096 bytes.
+    static func chunkSuffix(_ chunk: Int) -> String {
+        chunk % 1024 == 0 ? "@\(chunk / 1024)k" : "@\(chunk)"
+    }
+
+    /// The rows for one size: every corpus file fed whole, then every one
+    /// fed in chunks (`--chunk`). `--only` picks kinds (both rows) or a
+    /// single row by its full name (`unicode@4k`).
+    func corpusRows(for size: TerminalSize) -> [(name: String, kind: String, path: String, chunk: Int)] {
+        let files = corpusFiles(for: size)
+        var rows = files.map { (name: $0.name, kind: $0.name, path: $0.path, chunk: 0) }
+        if chunk > 0 {
+            rows += files.map {
+                (name: $0.name + Runner.chunkSuffix(chunk), kind: $0.name, path: $0.path, chunk: chunk)
+            }
+        }
+        guard let only else { return rows }
+        return rows.filter { only.contains($0.kind) || only.contains($0.name) }
+    }
 
     /// The corpus files for one size, in the order of the generators'
     /// manifests (synthetic kinds first, then recordings), others after.
@@ -281,9 +364,7 @@ struct Runner {
         }
         let known = order.filter(names.contains)
         let rest = names.filter { !known.contains($0) }.sorted()
-        return (known + rest)
-            .filter { only?.contains($0) ?? true }
-            .map { ($0, directory + "/" + $0 + ".bin") }
+        return (known + rest).map { ($0, directory + "/" + $0 + ".bin") }
     }
 
     /// generate.py's SUITE_KINDS order (its manifest is keyed by name).
@@ -291,7 +372,8 @@ struct Runner {
         "dense_cells", "light_cells", "medium_cells", "cursor_motion", "scrolling", "scrolling_fullscreen",
         "scrolling_top_region", "scrolling_bottom_region", "scrolling_top_small_region",
         "scrolling_bottom_small_region", "unicode", "sync_medium_cells", "truecolor_dense", "style_churn",
-        "link_churn",
+        "link_churn", "unicode_combining", "unicode_cjk", "unicode_zwj", "unicode_letters", "unicode_flags",
+        "unicode_emoji", "unicode_mixed",
     ]
 
     // MARK: Running
@@ -321,15 +403,25 @@ struct Runner {
         for engine in engines where !FileManager.default.isExecutableFile(atPath: engine.feed("", sizes[0])[0]) {
             missing.append(engine.name)
         }
-        let usable = engines.filter { !missing.contains($0.name) }
+        let allUsable = engines.filter { !missing.contains($0.name) }
         for name in missing { log("termbench: \(name) is not built; it is left out of this run") }
-        let baselines = baselines(usable)
+        let baselines = baselines(allUsable)
+        // Calibrated settings by engine and file (the chunked row reuses the
+        // whole file's).
+        var settings: [String: [String]] = [:]
 
         var results: [FileResult] = []
         for size in sizes {
-            let files = corpusFiles(for: size)
+            let files = corpusRows(for: size)
             if files.isEmpty { log("termbench: no corpus in \(corpusDirectory)/\(size) (run Benchmarks/run.sh)") }
-            for (name, path) in files {
+            for (name, kind, path, chunk) in files {
+                // The chunked rows measure the engines whose feed can be
+                // given chunks (a base build from before --chunk cannot).
+                let usable = chunk > 0 ? allUsable.filter(\.feedsInChunks) : allUsable
+                for engine in usable where engine.calibrate != nil && settings[engine.name + " " + path] == nil {
+                    settings[engine.name + " " + path] = calibrate(engine, file: path, size: size)
+                }
+                func extra(_ engine: EngineSpec) -> [String] { settings[engine.name + " " + path] ?? [] }
                 let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
                 // Rounds, each engine once per round: on a shared machine a
                 // slow spell then costs every engine a round, not one engine
@@ -346,7 +438,7 @@ struct Runner {
                     // as long (the current engine on truecolor_dense).
                     for index in order where !rounds[index].contains(where: \.timedOut) {
                         let engine = usable[index]
-                        let measurement = measure(engine, file: path, size: size)
+                        let measurement = measure(engine, file: path, size: size, chunk: chunk, extra: extra(engine))
                         if measurement.timedOut {
                             log("termbench: \(engine.name) timed out on \(name) \(size); not run on it again")
                         }
@@ -365,11 +457,11 @@ struct Runner {
                 }
                 var race: [RaceEntry] = []
                 if raceRuns > 0 {
-                    for engine in usable where engine.race != nil {
+                    for engine in usable where (chunk > 0 ? engine.chunkedRace != nil : engine.race != nil) {
                         if measurements.contains(where: { $0.engine == engine.name && $0.timedOut }) {
                             race.append(RaceEntry(engine: engine.name, error: "not raced: its feed timed out"))
                         } else {
-                            race.append(self.race(engine, file: path, size: size))
+                            race.append(self.race(engine, file: path, size: size, chunk: chunk, extra: extra(engine)))
                         }
                     }
                 }
@@ -379,7 +471,8 @@ struct Runner {
                     }
                 }
                 let result = FileResult(
-                    corpus: name, size: size, bytes: bytes, measurements: measurements, race: race,
+                    corpus: name, kind: kind, chunk: chunk, size: size, bytes: bytes, measurements: measurements,
+                    race: race,
                     roundRates: roundRates)
                 log(progressLine(result))
                 results.append(result)
@@ -388,9 +481,31 @@ struct Runner {
         return (results, baselines)
     }
 
-    func measure(_ engine: EngineSpec, file: String, size: TerminalSize) -> Measurement {
+    /// Runs an engine's calibration on one file (untimed) and returns the
+    /// settings it printed as options; none when it fails (the engine then
+    /// runs with its defaults, and says so in its result line).
+    func calibrate(_ engine: EngineSpec, file: String, size: TerminalSize) -> [String] {
+        guard let command = engine.calibrate,
+            let child = try? spawnAndWait(command(file, size), timeout: timeout), child.status == 0
+        else {
+            log("termbench: \(engine.name) calibration failed on \(file) \(size); it runs with its defaults")
+            return []
+        }
+        var options: [String] = []
+        for line in child.output.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { options += ["--" + parts[0], String(parts[1])] }
+        }
+        return options
+    }
+
+    func measure(
+        _ engine: EngineSpec, file: String, size: TerminalSize, chunk: Int, extra: [String] = []
+    ) -> Measurement {
         var measurement = Measurement(engine: engine.name)
-        let argv = engine.feed(file, size) + ["--runs", "1", "--warmup", String(warmup)]
+        let argv =
+            engine.feed(file, size) + ["--runs", "1", "--warmup", String(warmup)]
+            + (chunk > 0 ? ["--chunk", String(chunk)] : []) + extra
         do {
             let child = try spawnAndWait(argv, timeout: timeout)
             measurement.childMaxResidentKiB = child.maxResidentKiB
@@ -414,7 +529,8 @@ struct Runner {
             measurement.scrollback = Int(fields["scrollback"] ?? "") ?? 0
             measurement.screen = fields["screen"] ?? ""
             measurement.styles = fields["styles"].flatMap { Int($0) }
-            for key in ["cell_bytes", "row_bytes", "table_bytes"] {
+            // scrollback_bytes: the byte limit a harness gave its engine (Ghostty's).
+            for key in ["cell_bytes", "row_bytes", "table_bytes", "scrollback_bytes"] {
                 if let value = fields[key].flatMap({ Int($0) }) { measurement.storage[key] = value }
             }
         } catch {
@@ -423,13 +539,22 @@ struct Runner {
         return measurement
     }
 
-    func race(_ engine: EngineSpec, file: String, size: TerminalSize) -> RaceEntry {
+    func race(
+        _ engine: EngineSpec, file: String, size: TerminalSize, chunk: Int, extra: [String] = []
+    ) -> RaceEntry {
         var entry = RaceEntry(engine: engine.name)
-        guard let command = engine.race else { return entry }
+        let argv: [String]
+        if chunk > 0 {
+            guard let command = engine.chunkedRace else { return entry }
+            argv = command(file, size, chunk) + extra
+        } else {
+            guard let command = engine.race else { return entry }
+            argv = command(file, size) + extra
+        }
         var walls: [Double] = []
         for _ in 0..<raceRuns {
             do {
-                let child = try spawnAndWait(command(file, size), timeout: timeout)
+                let child = try spawnAndWait(argv, timeout: timeout)
                 guard !child.timedOut, child.status == 0 else {
                     entry.error = child.timedOut ? "timed out" : "exit \(child.status)"
                     return entry

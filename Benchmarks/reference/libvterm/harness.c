@@ -1,10 +1,12 @@
 // libvterm (Debian's libvterm-dev) under the TermBench harness protocol:
 //
-//   libvterm-harness FILE COLS ROWS [--runs N] [--warmup N] [--scrollback N] [--dump]
+//   libvterm-harness FILE COLS ROWS [--runs N] [--warmup N] [--scrollback N] [--chunk N] [--dump]
 //
 // Each run creates a VTerm with its VTermScreen (alternate screen enabled,
 // UTF-8 on), feeds the file in two halves through vterm_input_write, and
 // times only the feed. Allocations are counted during the second half.
+// `--chunk N` (N > 0) feeds in calls of at most N bytes (a PTY read's worth)
+// instead of the 64 KiB slices below.
 //
 // libvterm stores no scrollback: a line that scrolls off the top is handed
 // to the sb_pushline callback and forgotten. A fair reference must keep
@@ -101,9 +103,10 @@ static void engine_init(Engine *engine, int cols, int rows, int scrollback) {
 // does the same, in 64 KiB slices: 256 calls for 16 MiB, no measurable cost.
 enum { FEED_SLICE = 64 * 1024 };
 
-static void engine_feed(Engine *engine, const uint8_t *bytes, size_t len) {
+static void engine_feed(Engine *engine, const uint8_t *bytes, size_t len, size_t chunk) {
+    size_t most = chunk > 0 && chunk < FEED_SLICE ? chunk : FEED_SLICE;
     while (len > 0) {
-        size_t slice = len < FEED_SLICE ? len : FEED_SLICE;
+        size_t slice = len < most ? len : most;
         // vterm_input_write consumes everything it is given.
         vterm_input_write(engine->vt, (const char *)bytes, slice);
         bytes += slice;
@@ -205,24 +208,25 @@ static double median(double *values, int n) {
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: libvterm-harness FILE COLS ROWS [--runs N] [--warmup N] [--scrollback N] [--dump]\n");
+    fprintf(stderr, "usage: libvterm-harness FILE COLS ROWS [--runs N] [--warmup N] [--scrollback N] [--chunk N] [--dump]\n");
     exit(2);
 }
 
 int main(int argc, char **argv) {
     const char *positional[3];
-    int npositional = 0, runs = 5, warmup = 1, scrollback = 10000, want_dump = 0;
+    int npositional = 0, runs = 5, warmup = 1, scrollback = 10000, chunk = 0, want_dump = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = atoi(argv[++i]);
         else if (strcmp(argv[i], "--warmup") == 0 && i + 1 < argc) warmup = atoi(argv[++i]);
         else if (strcmp(argv[i], "--scrollback") == 0 && i + 1 < argc) scrollback = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--chunk") == 0 && i + 1 < argc) chunk = atoi(argv[++i]);
         else if (strcmp(argv[i], "--dump") == 0) want_dump = 1;
         else if (npositional < 3) positional[npositional++] = argv[i];
         else usage();
     }
     if (npositional != 3) usage();
     int cols = atoi(positional[1]), rows = atoi(positional[2]);
-    if (cols <= 0 || rows <= 0 || runs <= 0 || warmup < 0 || scrollback < 0) usage();
+    if (cols <= 0 || rows <= 0 || runs <= 0 || warmup < 0 || scrollback < 0 || chunk < 0) usage();
 
     FILE *file = fopen(positional[0], "rb");
     if (!file) { perror(positional[0]); return 2; }
@@ -237,7 +241,7 @@ int main(int argc, char **argv) {
     if (want_dump) {
         Engine engine;
         engine_init(&engine, cols, rows, scrollback);
-        engine_feed(&engine, bytes, len);
+        engine_feed(&engine, bytes, len, (size_t)chunk);
         size_t length;
         char *text = screen_text(&engine, cols, rows, &length);
         fwrite(text, 1, length, stdout);
@@ -257,9 +261,9 @@ int main(int argc, char **argv) {
         Engine engine;
         engine_init(&engine, cols, rows, scrollback);
         double start = now_seconds();
-        engine_feed(&engine, bytes, half);
+        engine_feed(&engine, bytes, half, (size_t)chunk);
         termbench_alloc_counts before = termbench_alloc_counts_now();
-        engine_feed(&engine, bytes + half, len - half);
+        engine_feed(&engine, bytes + half, len - half, (size_t)chunk);
         termbench_alloc_counts after = termbench_alloc_counts_now();
         double elapsed = now_seconds() - start;
         heap_bytes = (long)termbench_heap_in_use() - (long)heap_before;

@@ -4,12 +4,15 @@
 //! Protocol (the same for the C harness and `termbench feed`):
 //!
 //! ```text
-//! HARNESS FILE COLS ROWS [--runs N] [--warmup N] [--scrollback N] [--dump]
+//! HARNESS FILE COLS ROWS [--runs N] [--warmup N] [--scrollback N] [--chunk N] [--dump]
 //! ```
 //!
 //! Each run feeds the whole file into a fresh terminal, in two halves: the
 //! first half is the warm-up, allocations are counted during the second.
-//! Only the feed is timed (the file is read before). The last line is
+//! Only the feed is timed (the file is read before). `--chunk N` (N > 0)
+//! feeds each half in calls of at most N bytes, as a terminal hands on what
+//! one read() of its PTY returned (0, the default: one call per half). The
+//! last line is
 //!
 //! ```text
 //! bytes=B seconds=S mibps=M mibps_best=X runs=N heap_bytes=H allocs=A alloc_bytes=AB peak_rss_kib=K scrollback=L screen=F
@@ -115,11 +118,12 @@ struct Options {
     runs: usize,
     warmup: usize,
     scrollback: usize,
+    chunk: usize,
     dump: bool,
 }
 
 fn usage(name: &str) -> ! {
-    eprintln!("usage: {name} FILE COLS ROWS [--runs N] [--warmup N] [--scrollback N] [--dump]");
+    eprintln!("usage: {name} FILE COLS ROWS [--runs N] [--warmup N] [--scrollback N] [--chunk N] [--dump]");
     std::process::exit(2)
 }
 
@@ -133,6 +137,7 @@ fn parse(name: &str) -> Options {
         runs: 5,
         warmup: 1,
         scrollback: 10_000,
+        chunk: 0,
         dump: false,
     };
     let mut index = 0;
@@ -146,6 +151,7 @@ fn parse(name: &str) -> Options {
             "--runs" => options.runs = value().max(1),
             "--warmup" => options.warmup = value(),
             "--scrollback" => options.scrollback = value(),
+            "--chunk" => options.chunk = value(),
             "--dump" => options.dump = true,
             _ => positional.push(arg.clone()),
         }
@@ -192,14 +198,25 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     hash
 }
 
+/// Feeds `bytes` in one call, or in calls of at most `chunk` bytes.
+fn feed_chunked<E: Engine>(engine: &mut E, bytes: &[u8], chunk: usize) {
+    if chunk == 0 {
+        engine.feed(bytes);
+    } else {
+        for slice in bytes.chunks(chunk) {
+            engine.feed(slice);
+        }
+    }
+}
+
 fn run_once<E: Engine>(options: &Options, bytes: &[u8]) -> Run {
     let half = bytes.len() / 2;
     let heap_before = heap_in_use();
     let mut engine = E::new(options.cols, options.rows, options.scrollback);
     let start = Instant::now();
-    engine.feed(&bytes[..half]);
+    feed_chunked(&mut engine, &bytes[..half], options.chunk);
     let (allocs_before, alloc_bytes_before) = allocation_counts();
-    engine.feed(&bytes[half..]);
+    feed_chunked(&mut engine, &bytes[half..], options.chunk);
     let (allocs_after, alloc_bytes_after) = allocation_counts();
     let seconds = start.elapsed().as_secs_f64();
     let heap_bytes = heap_in_use() - heap_before;
@@ -232,7 +249,7 @@ pub fn main<E: Engine>(name: &str) {
 
     if options.dump {
         let mut engine = E::new(options.cols, options.rows, options.scrollback);
-        engine.feed(&bytes);
+        feed_chunked(&mut engine, &bytes, options.chunk);
         print!("{}", screen_text(&engine));
         println!("scrollback={}", engine.scrollback_len());
         return;
