@@ -20,6 +20,16 @@ public protocol VTHandler {
     /// would get it, in order. The buffer is only valid during the call.
     mutating func printScalars(_ scalars: UnsafeBufferPointer<UInt32>)
 
+    /// A run of printable text that mixes non-ASCII scalars with short
+    /// stretches of printable ASCII (0x20–0x7E, one scalar a byte): the
+    /// spaces between words of CJK or Cyrillic text, the letters between
+    /// combining marks. The same text as ``printASCII(_:)`` of each ASCII
+    /// stretch and ``printScalars(_:)`` of each other stretch, in order, which
+    /// is what the default does (``printTextInStretches(_:)``); a handler
+    /// that prints both kinds alike takes the run in one call. The buffer is
+    /// only valid during the call.
+    mutating func printText(_ scalars: UnsafeBufferPointer<UInt32>)
+
     /// A C0 control (0x00–0x1F) or a C1 control (0x80–0x9F, received as its
     /// UTF-8 encoding) that is executed, not one that starts a sequence.
     mutating func execute(_ control: UInt8)
@@ -75,6 +85,11 @@ extension VTHandler {
     @inlinable public mutating func printScalars(_ scalars: UnsafeBufferPointer<UInt32>) {
         for scalar in scalars { print(scalar) }
     }
+    /// Calls ``printTextInStretches(_:)``.
+    /// - Complexity: O(n) in the scalars.
+    @inlinable public mutating func printText(_ scalars: UnsafeBufferPointer<UInt32>) {
+        printTextInStretches(scalars)
+    }
     /// Ignores the control.
     @inlinable public mutating func execute(_ control: UInt8) {}
     /// Calls ``execute(_:)`` with CR (0x0D), then with LF (0x0A).
@@ -97,4 +112,31 @@ extension VTHandler {
     @inlinable public mutating func dcsPut(_ bytes: UnsafeBufferPointer<UInt8>) {}
     /// Ignores the end of the device control string.
     @inlinable public mutating func dcsUnhook() {}
+}
+
+extension VTHandler {
+    /// Hands a ``printText(_:)`` run over as its stretches: each stretch of
+    /// ASCII to ``printASCII(_:)`` (as bytes), each stretch of other scalars
+    /// to ``printScalars(_:)``, in order.
+    /// - Complexity: O(n) in the scalars.
+    @inlinable public mutating func printTextInStretches(_ scalars: UnsafeBufferPointer<UInt32>) {
+        let count = scalars.count
+        var start = 0
+        while start < count {
+            let isASCII = scalars[start] < 0x80
+            var end = start &+ 1
+            while end < count && (scalars[end] < 0x80) == isASCII { end &+= 1 }
+            if isASCII {
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end &- start) { bytes in
+                    for offset in 0..<(end &- start) {
+                        bytes[offset] = UInt8(truncatingIfNeeded: scalars[start &+ offset])
+                    }
+                    printASCII(UnsafeBufferPointer(bytes))
+                }
+            } else {
+                printScalars(UnsafeBufferPointer(rebasing: scalars[start..<end]))
+            }
+            start = end
+        }
+    }
 }

@@ -50,6 +50,36 @@ struct PrintRunTests {
         }
     }
 
+    /// Text that mixes scripts with short ASCII stretches (one parser call
+    /// for the whole mix) under every state that changes how ASCII prints
+    /// (DEC graphics in G0 or G1, a single shift, insert mode, a protected
+    /// pen, grapheme clustering, margins, double-width rows, autowrap off),
+    /// compared cell by cell with the one-scalar path; each case ends with
+    /// REP.
+    @Test("Mixed text matches the one scalar path cell by cell", arguments: [(17, 5), (9, 4), (3, 2), (80, 24)])
+    func mixedTextMatchesTheOneScalarPathCellByCell(columns: Int, rows: Int) {
+        var generator = SplitMix64(seed: UInt64(columns * 7_919 + rows))
+        let pieces: [String] = [
+            "漢", "字", "Ж", "я", " ", " ", "ab", "qx", "abcdefgh", "lqk", "e\u{301}", "\u{301}", "😀", "👩\u{200D}👧",
+            "🇫🇷", "\r\n", "\u{1B}(0", "\u{1B}(B", "\u{1B})0\u{0E}", "\u{0F}", "\u{1B}N", "\u{1B}*0\u{1B}N",
+            "\u{1B}[4h", "\u{1B}[4l", "\u{1B}[1\"q", "\u{1B}[0\"q", "\u{1B}[?2027h", "\u{1B}[?2027l", "\u{1B}[?7l",
+            "\u{1B}[?7h", "\u{1B}[?69h\u{1B}[2;6s", "\u{1B}[?69l", "\u{1B}#6", "\u{1B}#5", "\u{1B}[32m", "\u{1B}[m",
+            "\u{1B}[H", "\u{1B}[3G", "\u{8}",
+        ]
+        for _ in 0..<60 {
+            var text = ""
+            for _ in 0..<200 { text += pieces[Int(generator.next() % UInt64(pieces.count))] }
+            let (whole, oneByOne) = fedWholeAndByteByByte(columns, rows, text, then: "\u{1B}[3b", scrollback: 10)
+            let (expected, got) = (CellGrid(oneByOne), CellGrid(whole))
+            let row = (0..<rows).first { expected.cells[$0] != got.cells[$0] }
+            let column = row.flatMap { row in (0..<columns).first { expected.cells[row][$0] != got.cells[row][$0] } }
+            let location =
+                row.map { "row \($0) column \(column ?? -1): \(got.cells[$0][column ?? 0])" } ?? "not in cells"
+            #expect(got == expected, "\(location); input \(text.debugDescription.prefix(400))")
+            if got != expected { return }
+        }
+    }
+
     /// Zero-width scalars at the start of a run (after ASCII, after a
     /// sequence that ends a run without moving the cursor, after cursor
     /// motion) against the one-scalar path: the cells, the cursor, the

@@ -13,6 +13,10 @@ extension TerminalState: VTHandler {
         printRunOfScalars(scalars)
     }
 
+    mutating func printText(_ scalars: UnsafeBufferPointer<UInt32>) {
+        printMixedRun(scalars)
+    }
+
     mutating func execute(_ control: UInt8) {
         lastGraphic = nil  // REP repeats only a character that came just before it (xterm)
         switch control {

@@ -248,6 +248,21 @@ extension TerminalState {
         }
     }
 
+    /// A run of non-ASCII scalars with short stretches of printable ASCII
+    /// between them (the parser's `printText(_:)`). Where ASCII in GL is
+    /// itself (no other charset, no single shift) and `printRunOfScalars`
+    /// takes the quick path, an ASCII scalar is a narrow character like any
+    /// other there, stored as `printASCII` stores it (the pen's cell with
+    /// the byte), so the run goes through in one call; otherwise each
+    /// stretch goes where it would on its own.
+    mutating func printMixedRun(_ scalars: UnsafeBufferPointer<UInt32>) {
+        guard charsets.isPlainASCII && !modes.graphemeClustering && !modes.insert && !protectedPen else {
+            printTextInStretches(scalars)
+            return
+        }
+        printRunOfScalars(scalars)
+    }
+
     /// The quick path of `printRunOfScalars`: places `base[index...]` on the
     /// cursor's row while each character fits before the right edge, and
     /// returns the index of the first scalar it left (`count` when none).

@@ -1,0 +1,168 @@
+import TestSupport
+import Testing
+
+@testable import VTParser
+
+/// Records the shape of each print call: which requirement got it and what.
+struct PrintCallRecorder: VTHandler {
+    var calls: [String] = []
+    mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
+        calls.append("ascii " + String(decoding: bytes, as: UTF8.self))
+    }
+    mutating func printScalars(_ scalars: UnsafeBufferPointer<UInt32>) {
+        calls.append("scalars " + Self.text(scalars))
+    }
+    mutating func printText(_ scalars: UnsafeBufferPointer<UInt32>) {
+        calls.append("text " + Self.text(scalars))
+    }
+    mutating func print(_ scalar: UInt32) {
+        calls.append("scalar " + Self.text(CollectionOfOne(scalar)))
+    }
+    mutating func execute(_ control: UInt8) { calls.append("exec \(control)") }
+
+    static func text(_ scalars: some Sequence<UInt32>) -> String {
+        var text = ""
+        for scalar in scalars { text.unicodeScalars.append(Unicode.Scalar(scalar)!) }
+        return text
+    }
+}
+
+/// The same calls without `printText`: what a handler that keeps the
+/// default gets.
+struct StretchRecorder: VTHandler {
+    var calls: [String] = []
+    mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
+        calls.append("ascii " + String(decoding: bytes, as: UTF8.self))
+    }
+    mutating func printScalars(_ scalars: UnsafeBufferPointer<UInt32>) {
+        calls.append("scalars " + PrintCallRecorder.text(scalars))
+    }
+    mutating func print(_ scalar: UInt32) {
+        calls.append("scalar " + PrintCallRecorder.text(CollectionOfOne(scalar)))
+    }
+}
+
+func printCalls<H: VTHandler>(_ input: [UInt8], into handler: H) -> H {
+    var parser = VTParser()
+    var handler = handler
+    parser.feed(input, into: &handler)
+    return handler
+}
+
+@Suite("Parser: runs of text mixing ASCII with other scalars")
+struct TextRunTests {
+    static let stretchLimit = VTParser.asciiStretchInText
+
+    @Test("Short ASCII stretches between non-ASCII scalars join one text call")
+    func shortASCIIStretchesBetweenNonASCIIScalarsJoinOneTextCall() {
+        let calls = printCalls(Array("漢 字 語".utf8), into: PrintCallRecorder()).calls
+        #expect(calls == ["text 漢 字 語"])
+        let marks = printCalls(Array("e\u{301}a\u{302}".utf8), into: PrintCallRecorder()).calls
+        // The first letter is ASCII before any non-ASCII scalar: a run of
+        // its own; the letter between the marks joins the text.
+        #expect(marks == ["ascii e", "text \u{301}a\u{302}"])
+    }
+
+    @Test("A run without ASCII stays a scalars call") func aRunWithoutASCIIStaysAScalarsCall() {
+        #expect(printCalls(Array("漢字Ж".utf8), into: PrintCallRecorder()).calls == ["scalars 漢字Ж"])
+    }
+
+    @Test("An ASCII stretch longer than the limit is a run of its own")
+    func anASCIIStretchLongerThanTheLimitIsARunOfItsOwn() {
+        let atLimit = String(repeating: "a", count: Self.stretchLimit)
+        let overLimit = atLimit + "b"
+        #expect(printCalls(Array("漢\(atLimit)字".utf8), into: PrintCallRecorder()).calls == ["text 漢\(atLimit)字"])
+        #expect(
+            printCalls(Array("漢\(overLimit)字".utf8), into: PrintCallRecorder()).calls == [
+                "scalars 漢", "ascii \(overLimit)", "scalars 字",
+            ])
+    }
+
+    @Test("ASCII not followed by non-ASCII text stays out of the run")
+    func asciiNotFollowedByNonASCIITextStaysOutOfTheRun() {
+        // At the end of the buffer, before a control, before an escape.
+        #expect(printCalls(Array("漢 ab".utf8), into: PrintCallRecorder()).calls == ["scalars 漢", "ascii  ab"])
+        #expect(
+            printCalls(Array("漢 a\r".utf8), into: PrintCallRecorder()).calls == ["scalars 漢", "ascii  a", "exec 13"])
+        #expect(printCalls(Array("漢 \u{1B}[m".utf8), into: PrintCallRecorder()).calls == ["scalars 漢", "ascii  "])
+    }
+
+    @Test("A stretch before an invalid or cut sequence keeps every character")
+    func aStretchBeforeAnInvalidOrCutSequenceKeepsEveryCharacter() {
+        // 0xE6 0xBC is the start of 漢 without its last byte: the stretch
+        // joins (a lead byte follows it) and the run ends there; the cut
+        // sequence waits for more input.
+        var parser = VTParser()
+        var recorder = PrintCallRecorder()
+        parser.feed(Array("漢 ".utf8) + [0xE6, 0xBC], into: &recorder)
+        #expect(recorder.calls == ["text 漢 "])
+        parser.feed([0xA2], into: &recorder)
+        #expect(recorder.calls == ["text 漢 ", "scalar 漢"])
+        // An invalid lead byte after the stretch: U+FFFD for it, as before.
+        let invalid = printCalls(Array("漢 ".utf8) + [0xF5, 0x41], into: PrintCallRecorder()).calls
+        #expect(invalid.first == "text 漢 ")
+        #expect(Self.printed(invalid) == "漢 \u{FFFD}A")
+    }
+
+    @Test("Runs stay within the scalar buffer") func runsStayWithinTheScalarBuffer() {
+        let input = String(repeating: "漢字 ", count: 100)
+        let calls = printCalls(Array(input.utf8), into: PrintCallRecorder()).calls
+        #expect(calls.count > 1)
+        for call in calls {
+            #expect(Self.printed([call]).unicodeScalars.count <= VTParser.scalarRunCapacity, "\(call)")
+        }
+        #expect(Self.printed(calls) == input)
+    }
+
+    @Test("Without printText a handler gets the same text in stretches, in order")
+    func withoutPrintTextAHandlerGetsTheSameTextInStretchesInOrder() {
+        #expect(
+            printCalls(Array("漢 字ab語".utf8), into: StretchRecorder()).calls == [
+                "scalars 漢", "ascii  ", "scalars 字", "ascii ab", "scalars 語",
+            ])
+    }
+
+    /// Random mixes of scripts, ASCII, controls and cut sequences, whole and
+    /// in every chunk size up to 7: the printed text is the same as the
+    /// one-scalar-a-call reading of a byte at a time.
+    @Test("Chunked mixed text prints the same scalars") func chunkedMixedTextPrintsTheSameScalars() {
+        var generator = SplitMix64(seed: 2_027)
+        let pieces = ["漢", "Ж", "\u{301}", "😀", " ", "ab", "abcdefgh", "abcdefghi", "\r", "\u{1B}[m", "é"]
+        for _ in 0..<200 {
+            var input: [UInt8] = []
+            for _ in 0..<30 { input += Array(pieces[Int(generator.next() % UInt64(pieces.count))].utf8) }
+            let expected = Self.printedByteByByte(input)
+            for chunk in 1...7 {
+                var parser = VTParser()
+                var recorder = PrintCallRecorder()
+                var start = 0
+                while start < input.count {
+                    parser.feed(input[start..<min(start + chunk, input.count)], into: &recorder)
+                    start += chunk
+                }
+                let chunked = Self.printed(recorder.calls)
+                #expect(chunked.unicodeScalars.elementsEqual(expected.unicodeScalars), "chunk \(chunk)")
+            }
+            let whole = Self.printed(printCalls(input, into: PrintCallRecorder()).calls)
+            #expect(whole.unicodeScalars.elementsEqual(expected.unicodeScalars))
+        }
+    }
+
+    /// The printed scalars of the calls, controls left out. Split on
+    /// scalars: a space and the combining mark after it are one `Character`.
+    static func printed(_ calls: [String]) -> String {
+        var text = String.UnicodeScalarView()
+        for call in calls where !call.hasPrefix("exec") {
+            let scalars = call.unicodeScalars
+            text.append(contentsOf: scalars[scalars.index(after: scalars.firstIndex(of: " ")!)...])
+        }
+        return String(text)
+    }
+
+    static func printedByteByByte(_ input: [UInt8]) -> String {
+        var parser = VTParser()
+        var recorder = PrintCallRecorder()
+        for byte in input { parser.feed([byte], into: &recorder) }
+        return printed(recorder.calls)
+    }
+}
