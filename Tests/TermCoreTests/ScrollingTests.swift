@@ -353,6 +353,32 @@ struct PlainLinesTests {
         #expect(t.cellAt(1, 0).style.background == .indexed(4))
     }
 
+    /// Plain lines written under truecolor pens, with a background of its
+    /// own (a blank each page must intern) or the default one, across
+    /// several pages of rows and once the scrollback recycles them: every
+    /// cell as when the lines go through the usual calls a byte at a time.
+    @Test("Lines keep truecolor pens and backgrounds across pages")
+    func linesKeepTruecolorPensAndBackgroundsAcrossPages() {
+        var input = ""
+        // 128 rows a page at 200 columns (`Limits.cellsPerPage`).
+        for line in 0..<700 {
+            if line % 23 == 0 {
+                let (r, g, b) = (line % 251, line / 7 % 253, line / 13 % 241)
+                let background = line % 3 == 0 ? "49" : "48;2;\(b);\(r);\(g)"
+                input += "\(CSI)38;2;\(r);\(g);\(b);\(background)m"
+            }
+            input += "l\(line)\r\n"
+        }
+        let (t, bytes) = fedWholeAndByteByByte(200, 3, input, scrollback: 300)
+        // Every cell's style, not how many entries the tables hold: which
+        // blanks a page interns depends on where its eras end.
+        var (expected, got) = (ScreenState(bytes), ScreenState(t))
+        (expected.styleCount, got.styleCount) = (0, 0)
+        #expect(got == expected)
+        #expect(t.scrollbackCount == 300)
+        #expect(t.scrollbackLine(ScrollbackLine(299)) == "l697")
+    }
+
     /// A line stored over the left half of a wide character blanks its right
     /// half (ctlseqs leaves this to the terminal; xterm erases the other
     /// half).

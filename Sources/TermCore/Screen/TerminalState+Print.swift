@@ -85,55 +85,87 @@ extension TerminalState {
                 && !modes.leftRightMargins && !isAlternateScreen && charsets.isPlainASCII && !modes.insert
                 && !protectedPen && !active.mayHoldDoubleSizeRows
         else { return }
-        // The rows it writes lie in any page: the grid binds the pen and the
-        // erase blank to each one's page, starting from the binding here.
-        bindPen(toRow: cursor.row)
-        let pen = PenValue(style: self.pen, linkKey: penLinkKey, cellBits: penCellBits)
-        let fill = eraseFill
         let columns = self.columns
         // A local copy for the loop, written back after it (8 fewer
         // instructions a line than taking from the `inout` directly).
         var taken = lines
-        _ = active.writeLinesAtBottom(pen: pen, scrollFill: fill) { row, isRecycled, cellBits in
-            guard isRecycled else {
-                // The cursor's row: its cells change only once the line is
-                // taken, and the line may cut a wide character in two.
-                guard let text = taken.next(maxLength: columns) else { return nil }
+        // The rows it writes lie in any page: the pen (and, once a recycled
+        // row needs it, the erase blank) is bound to the bottom row's page
+        // here, and again whenever the grid stops at a row of another page.
+        let sharedFill = eraseFill.sharedCell
+        var fill = sharedFill
+        var bottomIsRecycled = false
+        while true {
+            let tables = active.page(ofScreenRow: ScreenRow(cursor.row))
+            bindPen(toPage: tables)
+            let cellBits = penCellBits
+            let stop = active.writeLinesAtBottom(
+                tables: tables, cellBits: cellBits, fill: fill, bottomIsRecycled: bottomIsRecycled
+            ) { row, isRecycled in
+                guard isRecycled else {
+                    // The cursor's row: its cells change only once the line is
+                    // taken, and the line may cut a wide character in two.
+                    guard let text = taken.next(maxLength: columns) else { return nil }
+                    let count = text.count
+                    if count > 0 {
+                        let start = text.baseAddress.unsafelyUnwrapped
+                        Self.clearWideOverlap(row, from: 0, count: count, columns: columns)
+                        Self.storeASCII(start, count: count, into: row, cellBits: cellBits)
+                    }
+                    return count
+                }
+                // A row the grid fills past the line (or whole, with no line):
+                // each eight bytes the scan loads are stored as cells at once,
+                // those past the line's end with the rest. One pass over the
+                // line instead of two (callgrind, plain scrolling at 80×24: 22
+                // fewer instructions a line; +8% MiB/s). The eight bytes, loaded
+                // little-endian, are the lanes of a `SIMD8<UInt8>` in order.
+                let cells = UnsafeMutableRawPointer(row)
+                let cellWords = SIMD8<UInt64>(repeating: cellBits)
+                guard
+                    let (text, handedOut) = taken.next(
+                        maxLength: columns,
+                        handingOutEights: { offset, bytes in
+                            Self.storeEightCells(
+                                unsafeBitCast(bytes, to: SIMD8<UInt8>.self), into: cells, at: offset,
+                                cellWords: cellWords)
+                        })
+                else { return nil }
                 let count = text.count
                 if count > 0 {
                     let start = text.baseAddress.unsafelyUnwrapped
-                    Self.clearWideOverlap(row, from: 0, count: count, columns: columns)
-                    Self.storeASCII(start, count: count, into: row, cellBits: cellBits)
+                    if handedOut < count {
+                        Self.storeASCII(
+                            start + handedOut, count: count &- handedOut, into: row + handedOut, cellBits: cellBits)
+                    }
                 }
                 return count
             }
-            // A row the grid fills past the line (or whole, with no line):
-            // each eight bytes the scan loads are stored as cells at once,
-            // those past the line's end with the rest. One pass over the
-            // line instead of two (callgrind, plain scrolling at 80×24: 22
-            // fewer instructions a line; +8% MiB/s). The eight bytes, loaded
-            // little-endian, are the lanes of a `SIMD8<UInt8>` in order.
-            let cells = UnsafeMutableRawPointer(row)
-            let cellWords = SIMD8<UInt64>(repeating: cellBits)
-            guard
-                let (text, handedOut) = taken.next(
-                    maxLength: columns,
-                    handingOutEights: { offset, bytes in
-                        Self.storeEightCells(
-                            unsafeBitCast(bytes, to: SIMD8<UInt8>.self), into: cells, at: offset, cellWords: cellWords)
-                    })
-            else { return nil }
-            let count = text.count
-            if count > 0 {
-                let start = text.baseAddress.unsafelyUnwrapped
-                if handedOut < count {
-                    Self.storeASCII(
-                        start + handedOut, count: count &- handedOut, into: row + handedOut, cellBits: cellBits)
-                }
+            switch stop {
+            case .noLine:
+                lines = taken
+                return
+            case .otherTables:
+                // A fill made for the page left behind names its ids.
+                fill = sharedFill
+            case .needsFill:
+                fill = bindPenAndEraseFill(toTables: tables)
             }
-            return count
+            bottomIsRecycled = true
         }
-        lines = taken
+    }
+
+    /// The erase blank as tables `tables` name it, with the pen bound there
+    /// too: again when interning one compacted the page and renumbered the
+    /// other's ids.
+    @inline(never)
+    mutating func bindPenAndEraseFill(toTables tables: Int) -> Cell {
+        while true {
+            let compactions = active.compactionCount
+            let fill = active.blank(eraseFill, page: tables)
+            bindPen(toPage: tables)
+            if active.compactionCount == compactions { return fill }
+        }
     }
 
     /// One character where nothing special applies: no wrap pending, a

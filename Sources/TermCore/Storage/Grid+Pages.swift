@@ -183,20 +183,6 @@ extension Grid {
         return pages[page].clusters.id(for: scalars)
     }
 
-    /// The cell word of `pen` and the blank `fill` (when given) as page
-    /// `page` names them, interned there (again if a compaction on the way
-    /// renumbered what was interned before it).
-    @inline(never)
-    mutating func bind(_ pen: PenValue, _ fill: BlankFill?, page: Int) -> (cellBits: UInt64, fill: Cell) {
-        while true {
-            let compactions = compactionCount
-            let blankCell = fill.map { blank($0, page: page) } ?? .empty
-            let key = styleKey(for: pen.style, page: page)
-            let link = pen.linkKey.map { key in key.withUnsafeBufferPointer { linkID(storedKey: $0, page: page) } } ?? 0
-            if compactionCount == compactions { return (Cell(content: 0, style: key, linkID: link).bits, blankCell) }
-        }
-    }
-
     /// The blank `fill` in page `page`; the last one made is kept, as a
     /// scroll with a coloured background makes the same blank for row after
     /// row of a page.

@@ -544,25 +544,21 @@ struct Grid {
     /// live in locals for the loop: as fields they would be reloaded after
     /// every line, since the row's stores could alias them.
     ///
-    /// The rows lie in any page: `writeLine` is given the cell word of `pen`
-    /// as the row's page names it, and the fill of a recycled row is made for
-    /// its page, both interned when the page changes (once per page of rows;
-    /// the fill not before a recycled row needs it, as a scroll would).
+    /// The rows lie in any page, and the cells written name the ids of one:
+    /// `tables`, the page (and era) whose ids `cellBits` (the pen's cell
+    /// word) and `fill` are. The loop stops before a row of other tables
+    /// (`.otherTables`: once per page of rows) and before a recycled row
+    /// when `fill` is nil (`.needsFill`: the fill is interned in a page only
+    /// once a recycled row needs it, as a scroll would); the caller binds the
+    /// pen and the fill for the bottom row's page and calls again with
+    /// `bottomIsRecycled`. The binding stays out of the loop, whose set-up
+    /// is most of a call's cost when output alternates plain lines with
+    /// coloured ones (callgrind, `ls -lR` at 80×24).
     @inline(__always)
     mutating func writeLinesAtBottom(
-        pen: PenValue, scrollFill blankFill: BlankFill,
-        _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>, _ isRecycled: Bool, _ cellBits: UInt64) -> Int?
-    ) -> Int {
-        var fill = blankFill.sharedCell ?? .empty
-        var fillIsEmpty = fill == .empty
-        var cellBits = pen.cellBits
-        // Ids change only in the calls that bind (a compaction there), which
-        // bind the page again: only the page is compared per line, with
-        // `readyPage`, the page whose ids the pen and (once rows are
-        // recycled) the fill are, or -1.
-        let fillIsShared = blankFill.sharedCell != nil
-        var readyPage = penPage
-        var fillIsBound = fillIsShared
+        tables boundTables: Int, cellBits: UInt64, fill: Cell?, bottomIsRecycled: Bool,
+        _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>, _ isRecycled: Bool) -> Int?
+    ) -> BottomLinesStop {
         let ring = storage.ring
         let slotCount = storage.slotCount
         let cells = storage.cells
@@ -570,48 +566,41 @@ struct Grid {
         let marks = storage.marks
         let generations = storage.generations
         let staleFrom = storage.staleFrom
+        let tableSets = storage.tableSets
         let columns = self.columns
         let limit = scrollbackLimit
         let stamp = generation
         let deferFrom = rows &- 1
+        let fillCell = fill ?? .empty
+        let fillIsEmpty = fill == .empty
         var zero = self.zero
         var historyCount = self.historyCount
         var evictedCount = self.evictedCount
         var bottom = ringIndex(screenRow: rows &- 1)
         var lines = 0
-        var isRecycled = false
-        let tableSets = storage.tableSets
-        let oldEraSlots = storage.oldEraSlots
-        // The current era's tables of the page the last recycled row joined
-        // (to begin with, the bottom row's page: the rows after it are most
-        // often in the same one), and the rows since moved there from that
-        // page's old era, not yet taken off `oldEraSlots` (the next
-        // recycled rows are in the same page, 512 at 80 columns: one
-        // compare each).
-        let firstTables = Int(tableSets[Int(ring[bottom])])
-        var eraTables = firstTables & ~1 | Int(storage.currentEras[firstTables &>> 1])
+        var isRecycled = bottomIsRecycled
+        var stop = BottomLinesStop.noLine
+        // The current era's tables of the bound page (the bound tables
+        // themselves but for a row not renewed since its era ended), and the
+        // rows moved there from the page's old era, not yet taken off
+        // `oldEraSlots`: the next recycled rows are in the same page, 512
+        // at 80 columns, one compare each.
+        let eraTables = boundTables & ~1 | Int(storage.currentEras[boundTables &>> 1])
         var eraMoves: Int32 = 0
         while true {
             let slot = Int(ring[bottom])
-            let page = Int(tableSets[slot])
-            if page != readyPage {
-                let needsFill = isRecycled && !fillIsShared
-                let bound = bind(pen, needsFill ? blankFill : nil, page: page)
-                cellBits = bound.cellBits
-                readyPage = page
-                // A fill made before may name another page's ids, or ids a
-                // compaction while binding renumbered; a shared one is the
-                // same in every page.
-                fillIsBound = needsFill || fillIsShared
-                if needsFill {
-                    fill = bound.fill
-                    fillIsEmpty = fill == .empty
-                }
+            if Int(tableSets[slot]) != boundTables {
+                stop = .otherTables
+                break
+            }
+            if isRecycled && fill == nil {
+                stop = .needsFill
+                break
             }
             let row = cells + slot &* columns
-            guard let written = writeLine(row, isRecycled, cellBits) else {
+            guard let written = writeLine(row, isRecycled) else {
                 if isRecycled {
-                    Self.fill(row, with: fill, count: columns)
+                    Self.fill(row, with: fillCell, count: columns)
                     staleFrom[slot] = UInt16(truncatingIfNeeded: columns)
                 }
                 break
@@ -619,12 +608,10 @@ struct Grid {
             if !isRecycled {
                 // A recycled row was stamped when it was reset, below.
                 generations[slot] = stamp
-                // The rows after the first are recycled: they need the fill.
-                if !fillIsBound { readyPage = -1 }
             } else if fillIsEmpty && lines >= deferFrom {
                 staleFrom[slot] = UInt16(truncatingIfNeeded: written)
             } else {
-                Self.fill(row + written, with: fill, count: columns &- written)
+                Self.fill(row + written, with: fillCell, count: columns &- written)
                 staleFrom[slot] = UInt16(truncatingIfNeeded: columns)
             }
             lines &+= 1
@@ -634,29 +621,23 @@ struct Grid {
             // `resetRowMetadata` for the row coming up, with the locals; its
             // line is gone, so it joins its page's current era
             // (`renewEra(slot:)`, written out for the case of every line
-            // once the scrollback is full: a row of the old era of the page
-            // of the row before).
+            // once the scrollback is full: a row of the old era of the bound
+            // page).
             let next = Int(ring[bottom])
             flags[next] = []
             marks[next] = 0
             generations[next] = stamp
-            let tables = Int(tableSets[next])
-            if limit == 0 {
-                // No scrollback, no eras.
-            } else if tables ^ 1 == eraTables {
-                tableSets[next] = UInt16(truncatingIfNeeded: eraTables)
-                eraMoves &+= 1
-            } else {
-                if eraMoves != 0 {
-                    settleEraMoves(eraMoves, into: eraTables, oldEraSlots: oldEraSlots)
-                    eraMoves = 0
+            if limit != 0 {
+                if Int(tableSets[next]) ^ 1 == eraTables {
+                    tableSets[next] = UInt16(truncatingIfNeeded: eraTables)
+                    eraMoves &+= 1
+                } else {
+                    renewEra(slot: next)
                 }
-                renewEra(slot: next)
-                eraTables = Int(tableSets[next])
             }
             isRecycled = true
         }
-        if eraMoves != 0 { settleEraMoves(eraMoves, into: eraTables, oldEraSlots: oldEraSlots) }
+        if eraMoves != 0 { settleEraMoves(eraMoves, into: eraTables, oldEraSlots: storage.oldEraSlots) }
         self.zero = zero
         self.historyCount = historyCount
         self.evictedCount = evictedCount
@@ -669,7 +650,7 @@ struct Grid {
             position = position == 0 ? slotCount &- 1 : position &- 1
             clearStaleCells(slot: Int(ring[position]))
         }
-        return lines
+        return stop
     }
 
     /// Scrolls rows `top...bottom` down by `count`; blank rows enter at the top.
@@ -808,4 +789,15 @@ extension SemanticMark {
         default: return nil
         }
     }
+}
+
+/// Why `Grid.writeLinesAtBottom` returned.
+enum BottomLinesStop {
+    /// No line came (the last row is as a scroll leaves it, or the cursor's
+    /// row untouched when no line was taken).
+    case noLine
+    /// The bottom row is of other tables than the bound ones: bind there.
+    case otherTables
+    /// The bottom row is recycled and the fill is not bound yet.
+    case needsFill
 }

@@ -38,16 +38,6 @@ struct PageTables {
     }
 }
 
-/// The pen as values, for a loop that binds it to each page it writes in
-/// (``Grid/writeLinesAtBottom(pen:scrollFill:_:)``): its style and its
-/// link's bytes, and its cell word in the page it is bound to already.
-struct PenValue {
-    let style: Style
-    let linkKey: ArraySlice<UInt8>?
-    /// The pen's cell word in the page it is bound to (`Grid.penPage`).
-    let cellBits: UInt64
-}
-
 /// The blank an erase or a scroll leaves: the pen's background, which each
 /// page names with an id of its own, unless it is the default or a palette
 /// colour (an inline style: no table entry, the same cell in every page).
