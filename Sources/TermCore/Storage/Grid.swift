@@ -284,8 +284,8 @@ struct Grid {
 
     @inline(__always)
     private func ringIndex(screenRow row: Int) -> Int {
-        let position = zero + historyCount + row
-        return position >= storage.slotCount ? position - storage.slotCount : position
+        let position = zero &+ historyCount &+ row
+        return position >= storage.slotCount ? position &- storage.slotCount : position
     }
 
     /// Zeroes the stale cells of `slot`, if any (see `GridStorage.staleFrom`).
@@ -486,8 +486,11 @@ struct Grid {
         Self.pushTopLine(
             zero: &zero, historyCount: &historyCount, evicted: &evictedCount, limit: scrollbackLimit,
             slotCount: storage.slotCount)
-        renewBottomRow()
-        clearRow(ScreenRow(rows - 1), withShared: cell)
+        // `renewBottomRow()` and `clearRow(_:withShared:)` with the slot
+        // found once.
+        let slot = screenSlot(ScreenRow(rows &- 1))
+        if scrollbackLimit > 0 { renewEra(slot: slot) }
+        clearSlot(slot, with: cell)
     }
 
     /// After a line went into the scrollback: the new bottom row's slot held
