@@ -17,6 +17,27 @@ struct CellGrid: Equatable {
     }
 }
 
+/// Feeds `cases` inputs of 200 random `pieces` each, then REP, whole and a
+/// byte at a time, and expects the same cells: the first differing cell,
+/// not two whole grids, on failure.
+func expectRandomMixesMatchTheOneScalarPath(
+    _ columns: Int, _ rows: Int, _ pieces: [String], cases: Int, generator: inout SplitMix64,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    for _ in 0..<cases {
+        var text = ""
+        for _ in 0..<200 { text += pieces[Int(generator.next() % UInt64(pieces.count))] }
+        let (whole, oneByOne) = fedWholeAndByteByByte(columns, rows, text, then: "\u{1B}[3b", scrollback: 10)
+        let (expected, got) = (CellGrid(oneByOne), CellGrid(whole))
+        let row = (0..<rows).first { expected.cells[$0] != got.cells[$0] }
+        let column = row.flatMap { row in (0..<columns).first { expected.cells[row][$0] != got.cells[row][$0] } }
+        let location = row.map { "row \($0) column \(column ?? -1): \(got.cells[$0][column ?? 0])" } ?? "not in cells"
+        #expect(
+            got == expected, "\(location); input \(text.debugDescription.prefix(400))", sourceLocation: sourceLocation)
+        if got != expected { return }
+    }
+}
+
 @Suite("Printing runs of non-ASCII scalars")
 struct PrintRunTests {
     /// Runs of non-ASCII characters from random pieces, with everything the
@@ -35,19 +56,7 @@ struct PrintRunTests {
             "\u{1B}[2G", "\u{1B}[5G", "\u{1B}[2;4H", "\u{1B}[3D", "\u{1B}7", "\u{1B}8", "\u{8}", "\u{1B}[2C",
             "\u{1B}[m\u{301}",
         ]
-        for _ in 0..<40 {
-            var text = ""
-            for _ in 0..<200 { text += pieces[Int(generator.next() % UInt64(pieces.count))] }
-            let (whole, oneByOne) = fedWholeAndByteByByte(columns, rows, text, then: "\u{1B}[3b", scrollback: 10)
-            let (expected, got) = (CellGrid(oneByOne), CellGrid(whole))
-            // The first differing cell, not two whole grids, on failure.
-            let row = (0..<rows).first { expected.cells[$0] != got.cells[$0] }
-            let column = row.flatMap { row in (0..<columns).first { expected.cells[row][$0] != got.cells[row][$0] } }
-            let location =
-                row.map { "row \($0) column \(column ?? -1): \(got.cells[$0][column ?? 0])" } ?? "not in cells"
-            #expect(got == expected, "\(location); input \(text.debugDescription.prefix(400))")
-            if got != expected { return }
-        }
+        expectRandomMixesMatchTheOneScalarPath(columns, rows, pieces, cases: 40, generator: &generator)
     }
 
     /// Text that mixes scripts with short ASCII stretches (one parser call
@@ -66,18 +75,7 @@ struct PrintRunTests {
             "\u{1B}[?7h", "\u{1B}[?69h\u{1B}[2;6s", "\u{1B}[?69l", "\u{1B}#6", "\u{1B}#5", "\u{1B}[32m", "\u{1B}[m",
             "\u{1B}[H", "\u{1B}[3G", "\u{8}",
         ]
-        for _ in 0..<60 {
-            var text = ""
-            for _ in 0..<200 { text += pieces[Int(generator.next() % UInt64(pieces.count))] }
-            let (whole, oneByOne) = fedWholeAndByteByByte(columns, rows, text, then: "\u{1B}[3b", scrollback: 10)
-            let (expected, got) = (CellGrid(oneByOne), CellGrid(whole))
-            let row = (0..<rows).first { expected.cells[$0] != got.cells[$0] }
-            let column = row.flatMap { row in (0..<columns).first { expected.cells[row][$0] != got.cells[row][$0] } }
-            let location =
-                row.map { "row \($0) column \(column ?? -1): \(got.cells[$0][column ?? 0])" } ?? "not in cells"
-            #expect(got == expected, "\(location); input \(text.debugDescription.prefix(400))")
-            if got != expected { return }
-        }
+        expectRandomMixesMatchTheOneScalarPath(columns, rows, pieces, cases: 60, generator: &generator)
     }
 
     /// Zero-width scalars at the start of a run (after ASCII, after a

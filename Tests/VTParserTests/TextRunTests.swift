@@ -27,19 +27,14 @@ struct PrintCallRecorder: VTHandler {
     }
 }
 
-/// The same calls without `printText`: what a handler that keeps the
+/// `PrintCallRecorder` without `printText`: what a handler that keeps the
 /// default gets.
 struct StretchRecorder: VTHandler {
-    var calls: [String] = []
-    mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
-        calls.append("ascii " + String(decoding: bytes, as: UTF8.self))
-    }
-    mutating func printScalars(_ scalars: UnsafeBufferPointer<UInt32>) {
-        calls.append("scalars " + PrintCallRecorder.text(scalars))
-    }
-    mutating func print(_ scalar: UInt32) {
-        calls.append("scalar " + PrintCallRecorder.text(CollectionOfOne(scalar)))
-    }
+    var recorder = PrintCallRecorder()
+    var calls: [String] { recorder.calls }
+    mutating func printASCII(_ bytes: UnsafeBufferPointer<UInt8>) { recorder.printASCII(bytes) }
+    mutating func printScalars(_ scalars: UnsafeBufferPointer<UInt32>) { recorder.printScalars(scalars) }
+    mutating func print(_ scalar: UInt32) { recorder.print(scalar) }
 }
 
 func printCalls<H: VTHandler>(_ input: [UInt8], into handler: H) -> H {
