@@ -9,6 +9,8 @@ import Testing
 struct ScreenState: Equatable {
     var screen: [String]
     var scrollback: [String]
+    /// Lines the scrollback dropped: every line numbered after them shifts.
+    var evicted: Int
     var cursor: CursorState
     var cells: [[CellContent]]
     var scrollbackCells: [[CellContent]]
@@ -21,6 +23,7 @@ struct ScreenState: Equatable {
     init(_ terminal: Terminal) {
         screen = terminal.screenLines
         scrollback = terminal.scrollbackLines
+        evicted = terminal.evictedLineCount
         cursor = terminal.cursor
         cells = (0..<terminal.rows).map { row in (0..<terminal.columns).map { terminal.cellAt(row, $0) } }
         let lines = (0..<terminal.scrollbackCount).map { ScrollbackLine($0) }

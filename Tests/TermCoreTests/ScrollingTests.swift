@@ -256,6 +256,9 @@ struct PlainLinesTests {
     @Test("Lines scroll into the scrollback until it is full") func linesScrollIntoTheScrollbackUntilItIsFull() {
         let t = fedBothWays(10, 3, "top\r\n" + Self.lines(6), scrollback: 3)
         #expect(t.scrollbackLines == ["line 1", "line 2", "line 3"])
+        // Eight lines, three on the screen: five left it, "top" and "line 0"
+        // past the scrollback's three.
+        #expect(t.evictedLineCount == 2)
         #expect(t.screenLines == ["line 4", "line 5", ""])
         #expect(t.at == [2, 0])
     }

@@ -515,6 +515,19 @@ struct Grid {
         }
     }
 
+    /// `pushTopLine` `count` times.
+    @inline(__always)
+    static func pushTopLines(
+        _ count: Int, zero: inout Int, historyCount: inout Int, evicted: inout Int, limit: Int, slotCount: Int
+    ) {
+        let kept = min(count, limit &- historyCount)
+        historyCount &+= kept
+        let dropped = count &- kept
+        guard dropped > 0 else { return }
+        zero = (zero &+ dropped) % slotCount
+        evicted &+= dropped
+    }
+
     /// Plain scrolling output, a line at a time: calls `writeLine` with the
     /// bottom row's cells; after each call that takes a line (returns the
     /// number of cells it wrote from the row's start) stamps the row as
@@ -576,10 +589,11 @@ struct Grid {
         let deferFrom = rows &- 1
         let fillCell = fill ?? .empty
         let fillIsEmpty = fill == .empty
-        var zero = self.zero
-        var historyCount = self.historyCount
-        var evictedCount = self.evictedCount
         var bottom = ringIndex(screenRow: rows &- 1)
+        // The bottom row's slot and tables, carried from the renewal of the
+        // row that came up: the loop reads neither back from the storage.
+        var slot = Int(ring[bottom])
+        var slotTables = Int(tableSets[slot])
         var lines = 0
         var isRecycled = bottomIsRecycled
         var stop = BottomLinesStop.noLine
@@ -591,8 +605,7 @@ struct Grid {
         let eraTables = boundTables & ~1 | Int(storage.currentEras[boundTables &>> 1])
         var eraMoves: Int32 = 0
         while true {
-            let slot = Int(ring[bottom])
-            if Int(tableSets[slot]) != boundTables {
+            if slotTables != boundTables {
                 stop = .otherTables
                 break
             }
@@ -618,32 +631,36 @@ struct Grid {
                 staleFrom[slot] = UInt16(truncatingIfNeeded: columns)
             }
             lines &+= 1
-            Self.pushTopLine(
-                zero: &zero, historyCount: &historyCount, evicted: &evictedCount, limit: limit, slotCount: slotCount)
             bottom = bottom &+ 1 == slotCount ? 0 : bottom &+ 1
             // `resetRowMetadata` for the row coming up, with the locals; its
             // line is gone, so it joins its page's current era
             // (`renewEra(slot:)`, written out for the case of every line
             // once the scrollback is full: a row of the old era of the bound
             // page).
-            let next = Int(ring[bottom])
-            flags[next] = []
-            marks[next] = 0
-            generations[next] = stamp
+            slot = Int(ring[bottom])
+            flags[slot] = []
+            marks[slot] = 0
+            generations[slot] = stamp
+            slotTables = Int(tableSets[slot])
             if limit != 0 {
-                if Int(tableSets[next]) ^ 1 == eraTables {
-                    tableSets[next] = UInt16(truncatingIfNeeded: eraTables)
+                if slotTables ^ 1 == eraTables {
+                    tableSets[slot] = UInt16(truncatingIfNeeded: eraTables)
+                    slotTables = eraTables
                     eraMoves &+= 1
-                } else {
-                    renewEra(slot: next)
+                } else if slotTables != eraTables || storage.oldEraSlots[eraTables &>> 1] == 0 {
+                    renewEra(slot: slot)
+                    slotTables = Int(tableSets[slot])
                 }
             }
             isRecycled = true
         }
         if eraMoves != 0 { settleEraMoves(eraMoves, into: eraTables, oldEraSlots: storage.oldEraSlots) }
-        self.zero = zero
-        self.historyCount = historyCount
-        self.evictedCount = evictedCount
+        // The lines taken went into the scrollback, as `pushTopLine` counts
+        // them one by one: counted once here, the loop carries none of the
+        // three counts.
+        Self.pushTopLines(
+            lines, zero: &zero, historyCount: &historyCount, evicted: &evictedCount, limit: limit,
+            slotCount: slotCount)
         // The lines written that are still on the screen, above the bottom
         // row, lose their stale cells now: no screen row is ever stale, so
         // that the accessors of screen rows, which printing calls per run or
