@@ -1,6 +1,7 @@
-import TermCore
 import TestSupport
 import Testing
+
+@testable import TermCore
 
 @Suite("Scrolling and scrollback")
 struct ScrollingTests {
@@ -290,6 +291,25 @@ struct PlainLinesTests {
         #expect(t.screenLines == ["ab", "ab", "cd"])
         for row in 0..<2 {
             #expect((2..<10).allSatisfy { t.cellAt(row, $0).text.isEmpty })
+        }
+    }
+
+    /// With two rows a page the loop stops at every other row to bind the
+    /// pen there, and goes on: the rows of one run of lines that end on the
+    /// screen must lose their stale cells however many stops the run made.
+    @Test("Cells left stale never show when a run of lines crosses pages", arguments: [1, 2, 4])
+    func cellsLeftStaleNeverShowAcrossPages(rowsPerPage: Int) {
+        let long = String(repeating: "0123456789\r\n", count: 8)
+        let short = String(repeating: "ab\r\n", count: 6)
+        let t = Terminal(columns: 10, rows: 3, scrollback: 4, rowsPerPage: rowsPerPage)
+        t.feed("\r\n" + long + short + "cd")
+        #expect(t.scrollbackLines == ["ab", "ab", "ab", "ab"])
+        #expect(t.screenLines == ["ab", "ab", "cd"])
+        for row in 0..<3 {
+            #expect((2..<10).allSatisfy { t.cellAt(row, $0).text.isEmpty }, "row \(row)")
+        }
+        for line in 0..<4 {
+            #expect((2..<10).allSatisfy { t.scrollbackCell(line: ScrollbackLine(line), column: $0).text.isEmpty })
         }
     }
 

@@ -95,12 +95,14 @@ extension TerminalState {
         let sharedFill = eraseFill.sharedCell
         var fill = sharedFill
         var bottomIsRecycled = false
+        var linesTaken = 0
         while true {
             let tables = active.page(ofScreenRow: ScreenRow(cursor.row))
             bindPen(toPage: tables)
             let cellBits = penCellBits
-            let stop = active.writeLinesAtBottom(
-                tables: tables, cellBits: cellBits, fill: fill, bottomIsRecycled: bottomIsRecycled
+            let (stop, linesWritten) = active.writeLinesAtBottom(
+                tables: tables, cellBits: cellBits, fill: fill, bottomIsRecycled: bottomIsRecycled,
+                linesBefore: linesTaken
             ) { row, isRecycled in
                 guard isRecycled else {
                     // The cursor's row: its cells change only once the line is
@@ -151,6 +153,7 @@ extension TerminalState {
             case .needsFill:
                 fill = bindPenAndEraseFill(toTables: tables)
             }
+            linesTaken &+= linesWritten
             bottomIsRecycled = true
         }
     }
