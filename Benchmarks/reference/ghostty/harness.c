@@ -5,26 +5,28 @@
 //                   [--scrollback-bytes N] [--calibrate] [--dump]
 //
 // Each run creates a terminal with ghostty_terminal_new (the library's own
-// allocator: a NULL GhosttyAllocator), sets the scrollback limit, feeds the
-// file in two halves through ghostty_terminal_vt_write and times only the
-// feed; allocations are counted during the second half. `--chunk N` (N > 0)
-// feeds each half in calls of at most N bytes, as a terminal hands on what
-// one read() of its PTY returned.
+// allocator: a NULL GhosttyAllocator), sets the scrollback limit and feeds
+// it through ghostty_terminal_vt_write; the protocol (timing, allocations,
+// --chunk, --dump) is Benchmarks/reference/common/harness_main.h.
 //
 // The fastest configuration the C API offers: the wheel's library is built
 // ReleaseFast (its build mode string says so), and no callback is installed
 // (no reply writer, no title, bell or unknown-sequence handlers), so replies
 // to queries are dropped inside the library and nothing calls out per
-// sequence. Output: see Benchmarks/reference/rust/harness-common/src/lib.rs.
+// sequence.
 
+#include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
-#include "CAllocCounter.h"
 #include "ghostty_vt.h"
+
+#define HARNESS_NAME "ghostty-harness"
+#define HARNESS_EXTRA_USAGE " [--scrollback-bytes N] [--calibrate]"
+#define ENGINE_MAX_WRITE SIZE_MAX
+#include "harness_main.h"
+
+// The engine is the library's terminal handle itself.
+struct Engine;
 
 // Ghostty limits its scrollback in bytes, not lines: history is kept in
 // whole pages of cells, and the oldest page is dropped once the pages behind
@@ -60,7 +62,7 @@ static size_t scrollback_bytes(int cols, int rows, int scrollback, int tenths) {
     return (size_t)(scrollback + rows) * ((size_t)cols * 8 + 16) * (size_t)tenths / 10;
 }
 
-static GhosttyTerminal engine_new(int cols, int rows, size_t bytes) {
+static GhosttyTerminal terminal_new(int cols, int rows, size_t bytes) {
     GhosttyTerminal terminal = NULL;
     if (ghostty_terminal_new(NULL, &terminal, (uint16_t)cols, (uint16_t)rows) != GHOSTTY_SUCCESS) {
         fprintf(stderr, "ghostty-harness: ghostty_terminal_new failed\n");
@@ -73,31 +75,18 @@ static GhosttyTerminal engine_new(int cols, int rows, size_t bytes) {
     return terminal;
 }
 
-// The whole slice in one call, or in calls of at most `chunk` bytes.
-static void engine_feed(GhosttyTerminal terminal, const uint8_t *bytes, size_t len, size_t chunk) {
-    if (chunk == 0) {
-        ghostty_terminal_vt_write(terminal, bytes, len);
-        return;
-    }
-    while (len > 0) {
-        size_t slice = len < chunk ? len : chunk;
-        ghostty_terminal_vt_write(terminal, bytes, slice);
-        bytes += slice;
-        len -= slice;
-    }
-}
-
-static size_t scrollback_rows(GhosttyTerminal terminal) {
+static size_t engine_scrollback_rows(Engine *engine) {
     size_t rows = 0;
-    if (ghostty_terminal_get(terminal, GHOSTTY_TERMINAL_DATA_SCROLLBACK_ROWS, &rows) != GHOSTTY_SUCCESS) return 0;
+    if (ghostty_terminal_get((GhosttyTerminal)engine, GHOSTTY_TERMINAL_DATA_SCROLLBACK_ROWS, &rows) != GHOSTTY_SUCCESS)
+        return 0;
     return rows;
 }
 
 // The lines of scrollback a figure leaves after the whole file (untimed).
 static size_t lines_kept(const uint8_t *bytes, size_t len, int cols, int rows, size_t figure) {
-    GhosttyTerminal terminal = engine_new(cols, rows, figure);
-    engine_feed(terminal, bytes, len, 0);
-    size_t kept = scrollback_rows(terminal);
+    GhosttyTerminal terminal = terminal_new(cols, rows, figure);
+    ghostty_terminal_vt_write(terminal, bytes, len);
+    size_t kept = engine_scrollback_rows((Engine *)terminal);
     ghostty_terminal_free(terminal);
     return kept;
 }
@@ -116,46 +105,48 @@ static size_t calibrate(const uint8_t *bytes, size_t len, int cols, int rows, in
     return scrollback_bytes(cols, rows, scrollback, 100);
 }
 
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+// --scrollback-bytes N (-1: not given) and --calibrate.
+static long long scrollback_figure = -1;
+static int want_calibrate = 0;
+static size_t bytes_limit = 0;
+
+static int engine_option(const char *name, const char *value) {
+    if (strcmp(name, "--scrollback-bytes") == 0 && value) {
+        scrollback_figure = atoll(value);
+        return 2;
+    }
+    if (strcmp(name, "--calibrate") == 0) {
+        want_calibrate = 1;
+        return 1;
+    }
+    return 0;
 }
 
-// VmHWM from /proc/self/status, in KiB.
-static long peak_rss_kib(void) {
-    FILE *status = fopen("/proc/self/status", "r");
-    if (!status) return 0;
-    char line[256];
-    long kib = 0;
-    while (fgets(line, sizeof line, status)) {
-        if (strncmp(line, "VmHWM:", 6) == 0) {
-            kib = strtol(line + 6, NULL, 10);
-            break;
-        }
+static void engine_prepare(HarnessOptions *options, const uint8_t *bytes, size_t length) {
+    if (want_calibrate) {
+        printf("scrollback-bytes=%zu\n", calibrate(bytes, length, options->cols, options->rows, options->scrollback));
+        exit(0);
     }
-    fclose(status);
-    return kib;
+    bytes_limit = scrollback_figure >= 0 ? (size_t)scrollback_figure
+                                         : scrollback_bytes(options->cols, options->rows, options->scrollback, 50);
 }
 
-static void put_utf8(uint32_t c, FILE *out) {
-    if (c < 0x80) {
-        fputc((int)c, out);
-    } else if (c < 0x800) {
-        fputc(0xC0 | (c >> 6), out); fputc(0x80 | (c & 0x3F), out);
-    } else if (c < 0x10000) {
-        fputc(0xE0 | (c >> 12), out); fputc(0x80 | ((c >> 6) & 0x3F), out); fputc(0x80 | (c & 0x3F), out);
-    } else {
-        fputc(0xF0 | (c >> 18), out); fputc(0x80 | ((c >> 12) & 0x3F), out);
-        fputc(0x80 | ((c >> 6) & 0x3F), out); fputc(0x80 | (c & 0x3F), out);
-    }
+static Engine *engine_new(const HarnessOptions *options) {
+    return (Engine *)terminal_new(options->cols, options->rows, bytes_limit);
 }
+
+static void engine_write(Engine *engine, const uint8_t *bytes, size_t length) {
+    ghostty_terminal_vt_write((GhosttyTerminal)engine, bytes, length);
+}
+
+static void engine_free(Engine *engine) { ghostty_terminal_free((GhosttyTerminal)engine); }
 
 // One cell's text: nothing for the second half of a wide character (and
 // for the spacer Ghostty leaves at the end of a row when a wide character
 // wraps: a blank there), a space for an empty cell, else its grapheme
 // cluster (the base code point and any marks joined to it).
-static void put_cell(GhosttyTerminal terminal, int col, int row, FILE *out) {
+static int engine_put_cell(Engine *engine, int col, int row, FILE *out) {
+    GhosttyTerminal terminal = (GhosttyTerminal)engine;
     GhosttyPoint point;
     memset(&point, 0, sizeof point);
     point.tag = GHOSTTY_POINT_TAG_ACTIVE;
@@ -168,163 +159,30 @@ static void put_cell(GhosttyTerminal terminal, int col, int row, FILE *out) {
     if (ghostty_terminal_grid_ref(terminal, point, &ref) != GHOSTTY_SUCCESS ||
         ghostty_grid_ref_cell(&ref, &cell) != GHOSTTY_SUCCESS) {
         fputc(' ', out);
-        return;
+        return 1;
     }
     GhosttyCellWide wide = GHOSTTY_CELL_WIDE_NARROW;
     ghostty_cell_get(cell, GHOSTTY_CELL_DATA_WIDE, &wide);
-    if (wide == GHOSTTY_CELL_WIDE_SPACER_TAIL) return;
+    if (wide == GHOSTTY_CELL_WIDE_SPACER_TAIL) return 1;
     bool has_text = false;
     ghostty_cell_get(cell, GHOSTTY_CELL_DATA_HAS_TEXT, &has_text);
     if (!has_text || wide == GHOSTTY_CELL_WIDE_SPACER_HEAD) {
         fputc(' ', out);
-        return;
+        return 1;
     }
     uint32_t cluster[32];
     size_t count = 0;
     if (ghostty_grid_ref_graphemes(&ref, cluster, sizeof cluster / sizeof cluster[0], &count) == GHOSTTY_SUCCESS &&
         count > 0) {
         for (size_t i = 0; i < count; i++) put_utf8(cluster[i], out);
-        return;
+        return 1;
     }
     uint32_t codepoint = 0;
     ghostty_cell_get(cell, GHOSTTY_CELL_DATA_CODEPOINT, &codepoint);
     put_utf8(codepoint ? codepoint : ' ', out);
+    return 1;
 }
 
-// The screen text that `screen=` hashes and --dump prints: each row with
-// trailing spaces trimmed, followed by "\n" (the same in every harness).
-static char *screen_text(GhosttyTerminal terminal, int cols, int rows, size_t *length) {
-    char *text = NULL;
-    FILE *out = open_memstream(&text, length);
-    for (int row = 0; row < rows; row++) {
-        char *line = NULL;
-        size_t line_length = 0;
-        FILE *buffer = open_memstream(&line, &line_length);
-        for (int col = 0; col < cols; col++) put_cell(terminal, col, row, buffer);
-        fclose(buffer);
-        while (line_length > 0 && line[line_length - 1] == ' ') line_length--;
-        fwrite(line, 1, line_length, out);
-        fputc('\n', out);
-        free(line);
-    }
-    fclose(out);
-    return text;
-}
+static void engine_result_suffix(FILE *out) { fprintf(out, " scrollback_bytes=%zu", bytes_limit); }
 
-static uint64_t fnv1a(const char *bytes, size_t length) {
-    uint64_t hash = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < length; i++) {
-        hash ^= (uint8_t)bytes[i];
-        hash *= 0x100000001b3ULL;
-    }
-    return hash;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, int n) {
-    qsort(values, (size_t)n, sizeof *values, compare_doubles);
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-static void usage(void) {
-    fprintf(stderr,
-            "usage: ghostty-harness FILE COLS ROWS [--runs N] [--warmup N] [--scrollback N] [--chunk N]\n"
-            "                       [--scrollback-bytes N] [--calibrate] [--dump]\n");
-    exit(2);
-}
-
-int main(int argc, char **argv) {
-    const char *positional[3];
-    int npositional = 0, runs = 5, warmup = 1, scrollback = 10000, chunk = 0, want_dump = 0, want_calibrate = 0;
-    long long figure = -1;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--warmup") == 0 && i + 1 < argc) warmup = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--scrollback") == 0 && i + 1 < argc) scrollback = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--chunk") == 0 && i + 1 < argc) chunk = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--scrollback-bytes") == 0 && i + 1 < argc) figure = atoll(argv[++i]);
-        else if (strcmp(argv[i], "--calibrate") == 0) want_calibrate = 1;
-        else if (strcmp(argv[i], "--dump") == 0) want_dump = 1;
-        else if (npositional < 3) positional[npositional++] = argv[i];
-        else usage();
-    }
-    if (npositional != 3) usage();
-    int cols = atoi(positional[1]), rows = atoi(positional[2]);
-    if (cols <= 0 || rows <= 0 || cols > 65535 || rows > 65535 || runs <= 0 || warmup < 0 || scrollback < 0 ||
-        chunk < 0)
-        usage();
-
-    FILE *file = fopen(positional[0], "rb");
-    if (!file) { perror(positional[0]); return 2; }
-    fseek(file, 0, SEEK_END);
-    long length = ftell(file);
-    fseek(file, 0, SEEK_SET);
-    uint8_t *bytes = malloc(length > 0 ? (size_t)length : 1);
-    if (length > 0 && fread(bytes, 1, (size_t)length, file) != (size_t)length) { perror("read"); return 2; }
-    fclose(file);
-    size_t len = (size_t)length, half = len / 2;
-    size_t bytes_limit = figure >= 0 ? (size_t)figure : scrollback_bytes(cols, rows, scrollback, 50);
-
-    if (want_calibrate) {
-        printf("scrollback-bytes=%zu\n", calibrate(bytes, len, cols, rows, scrollback));
-        free(bytes);
-        return 0;
-    }
-
-    if (want_dump) {
-        GhosttyTerminal terminal = engine_new(cols, rows, bytes_limit);
-        engine_feed(terminal, bytes, len, (size_t)chunk);
-        size_t text_length;
-        char *text = screen_text(terminal, cols, rows, &text_length);
-        fwrite(text, 1, text_length, stdout);
-        printf("scrollback=%zu\n", scrollback_rows(terminal));
-        free(text);
-        ghostty_terminal_free(terminal);
-        return 0;
-    }
-
-    double *seconds = calloc((size_t)runs, sizeof *seconds);
-    double *rates = calloc((size_t)runs, sizeof *rates);
-    long heap_bytes = 0;
-    uint64_t allocs = 0, alloc_bytes = 0, screen = 0;
-    size_t scrollback_held = 0;
-    for (int run = -warmup; run < runs; run++) {
-        size_t heap_before = termbench_heap_in_use();
-        GhosttyTerminal terminal = engine_new(cols, rows, bytes_limit);
-        double start = now_seconds();
-        engine_feed(terminal, bytes, half, (size_t)chunk);
-        termbench_alloc_counts before = termbench_alloc_counts_now();
-        engine_feed(terminal, bytes + half, len - half, (size_t)chunk);
-        termbench_alloc_counts after = termbench_alloc_counts_now();
-        double elapsed = now_seconds() - start;
-        heap_bytes = (long)termbench_heap_in_use() - (long)heap_before;
-        allocs = after.allocations - before.allocations;
-        alloc_bytes = after.bytes - before.bytes;
-        size_t text_length;
-        char *text = screen_text(terminal, cols, rows, &text_length);
-        screen = fnv1a(text, text_length);
-        free(text);
-        scrollback_held = scrollback_rows(terminal);
-        ghostty_terminal_free(terminal);
-        if (run >= 0) {
-            seconds[run] = elapsed;
-            rates[run] = (double)len / 1048576.0 / elapsed;
-        }
-    }
-    if (!termbench_alloc_counter_active()) allocs = (uint64_t)-1;
-    double best = 0;
-    for (int run = 0; run < runs; run++) best = rates[run] > best ? rates[run] : best;
-    printf("bytes=%zu seconds=%.6f mibps=%.1f mibps_best=%.1f runs=%d heap_bytes=%ld allocs=%llu alloc_bytes=%llu peak_rss_kib=%ld"
-           " scrollback=%zu screen=%016llx scrollback_bytes=%zu\n",
-           len, median(seconds, runs), median(rates, runs), best, runs, heap_bytes,
-           (unsigned long long)allocs, (unsigned long long)alloc_bytes, peak_rss_kib(),
-           scrollback_held, (unsigned long long)screen, bytes_limit);
-    free(seconds);
-    free(rates);
-    free(bytes);
-    return 0;
-}
+int main(int argc, char **argv) { return harness_main(argc, argv); }
