@@ -200,8 +200,13 @@ enum AttachCommand {
             }
             Task {
                 try? await Task.sleep(for: limit)
-                work.cancel()
+                // The timeout's outcome first, then the cancel: cancelled
+                // first, a body that stops at once could resume with its
+                // CancellationError before it, and `attach --timeout`
+                // failed with "CancellationError()" instead of saying what
+                // it waited for (seen under load in CLITests).
                 once.resume(timeout.map { .failure($0) })
+                work.cancel()
             }
         }
         try outcome?.get()
