@@ -100,9 +100,9 @@ extension TerminalState {
             let tables = active.page(ofScreenRow: ScreenRow(cursor.row))
             bindPen(toPage: tables)
             let cellBits = penCellBits
-            let (stop, linesWritten) = active.writeLinesAtBottom(
+            let stop = active.writeLinesAtBottom(
                 tables: tables, cellBits: cellBits, fill: fill, bottomIsRecycled: bottomIsRecycled,
-                linesBefore: linesTaken
+                linesTaken: &linesTaken
             ) { row, isRecycled in
                 guard isRecycled else {
                     // The cursor's row: its cells change only once the line is
@@ -153,7 +153,6 @@ extension TerminalState {
             case .needsFill:
                 fill = bindPenAndEraseFill(toTables: tables)
             }
-            linesTaken &+= linesWritten
             bottomIsRecycled = true
         }
     }

@@ -79,6 +79,17 @@ extension Grid {
         }
     }
 
+    /// Whether `renewEra(slot:)` may change anything for a slot naming
+    /// `tables`, given that `currentEra` is some page's current era (`page
+    /// << 1 | era`): not for a slot already in that era while the page's old
+    /// era still has slots, the case of every recycled row once a page's
+    /// rows have all moved over. For a loop that handles the move from the
+    /// same page's old era itself and calls `renewEra` only when this holds.
+    @inline(__always)
+    func renewsEra(tables: Int, currentEra: Int) -> Bool {
+        tables != currentEra || storage.oldEraSlots[currentEra &>> 1] == 0
+    }
+
     /// Takes `moves` rows that joined `tables`, their page's current era,
     /// from its old era off the old era's count (`writeLinesAtBottom` counts
     /// them in a local), resetting the old era's tables if none is left.

@@ -548,8 +548,8 @@ struct Grid {
     /// since the last `rows - 1` end on the screen: output with colour every
     /// few lines would otherwise clear each row at the end instead (5%
     /// slower on `ls -lR`). A run is one call, or several when the loop stops
-    /// at another page's rows: `linesBefore` counts the lines of the run's
-    /// earlier calls, and the rows still on the screen are cleared when the
+    /// at another page's rows: `linesTaken` counts the lines of the run's
+    /// earlier calls (and gets this call's added), and the rows still on the screen are cleared when the
     /// run ends (`.noLine`), not at each stop; at 200×50, where a page holds
     /// fewer rows, clearing them at every stop cost a `memset` for most lines
     /// (callgrind: 15,681 for 2 MiB of plain scrolling, 0.94M instructions;
@@ -582,9 +582,10 @@ struct Grid {
     /// coloured ones (callgrind, `ls -lR` at 80×24).
     @inline(__always)
     mutating func writeLinesAtBottom(
-        tables boundTables: Int, cellBits: UInt64, fill: Cell?, bottomIsRecycled: Bool, linesBefore: Int,
+        tables boundTables: Int, cellBits: UInt64, fill: Cell?, bottomIsRecycled: Bool, linesTaken: inout Int,
         _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>, _ isRecycled: Bool) -> Int?
-    ) -> (stop: BottomLinesStop, lines: Int) {
+    ) -> BottomLinesStop {
+        let linesBefore = linesTaken
         let ring = storage.ring
         let slotCount = storage.slotCount
         let cells = storage.cells
@@ -657,7 +658,7 @@ struct Grid {
                     tableSets[slot] = UInt16(truncatingIfNeeded: eraTables)
                     slotTables = eraTables
                     eraMoves &+= 1
-                } else if slotTables != eraTables || storage.oldEraSlots[eraTables &>> 1] == 0 {
+                } else if renewsEra(tables: slotTables, currentEra: eraTables) {
                     renewEra(slot: slot)
                     slotTables = Int(tableSets[slot])
                 }
@@ -682,7 +683,8 @@ struct Grid {
                 clearStaleCells(slot: Int(ring[position]))
             }
         }
-        return (stop, lines)
+        linesTaken = linesBefore &+ lines
+        return stop
     }
 
     /// Scrolls rows `top...bottom` down by `count`; blank rows enter at the top.
