@@ -117,12 +117,57 @@ struct TextRunTests {
             ])
     }
 
+    /// Repeats of one character are compared as bytes, not decoded
+    /// (`VTParser.repeatedSequences`): they must print as decoded ones do,
+    /// for each length of sequence, up to the buffer's end, past the run's
+    /// capacity, and when the repeat is cut, invalid, or followed by
+    /// another character with the same first bytes.
+    @Test("Repeated characters print as decoded ones: each length, to the buffer's end, past the run's capacity")
+    func repeatedCharactersPrintAsDecodedOnes() {
+        for character in ["é", "─", "漢", "😀"] {
+            for repeats in [2, 3, 4, 5, 63, 64, 65, 130] {
+                let text = String(repeating: character, count: repeats)
+                // Each input with the text it prints (controls and
+                // sequences print nothing).
+                let cases = [
+                    (text, text), (text + "x", text + "x"), ("a" + text + "\r", "a" + text),
+                    (text + "\u{1B}[m" + text, text + text),
+                ]
+                for (input, printed) in cases {
+                    let calls = printCalls(Array(input.utf8), into: PrintCallRecorder()).calls
+                    #expect(Self.printed(calls) == printed, "\(repeats) × \(character) in \(input.debugDescription)")
+                    #expect(Self.printedByteByByte(Array(input.utf8)) == printed)
+                    for call in calls {
+                        #expect(Self.printed([call]).unicodeScalars.count <= VTParser.scalarRunCapacity)
+                    }
+                }
+            }
+        }
+        // Sequences that share their first bytes with the repeated one: ─
+        // is E2 94 80, │ E2 94 82, ┼ E2 94 BC; a cut or invalid last byte.
+        let neighbours: [[UInt8]] = [
+            Array("────│──┼".utf8),
+            Array("───".utf8) + [0xE2, 0x94],
+            Array("───".utf8) + [0xE2, 0x94, 0x41, 0x42],
+            Array("───".utf8) + [0xE2, 0x94, 0xC0, 0x80, 0x80],
+            Array("ééé".utf8) + [0xC3, 0x29] + Array("éé".utf8),
+            Array("😀😀".utf8) + [0xF0, 0x9F, 0x98] + Array("😀".utf8),
+        ]
+        for input in neighbours {
+            let whole = Self.printed(printCalls(input, into: PrintCallRecorder()).calls)
+            #expect(whole.unicodeScalars.elementsEqual(Self.printedByteByByte(input).unicodeScalars), "\(input)")
+        }
+        #expect(Self.printed(printCalls(Array("────│──┼".utf8), into: PrintCallRecorder()).calls) == "────│──┼")
+    }
+
     /// Random mixes of scripts, ASCII, controls and cut sequences, whole and
     /// in every chunk size up to 7: the printed text is the same as the
     /// one-scalar-a-call reading of a byte at a time.
     @Test("Chunked mixed text prints the same scalars") func chunkedMixedTextPrintsTheSameScalars() {
         var generator = SplitMix64(seed: 2_027)
-        let pieces = ["漢", "Ж", "\u{301}", "😀", " ", "ab", "abcdefgh", "abcdefghi", "\r", "\u{1B}[m", "é"]
+        let pieces = [
+            "漢", "Ж", "\u{301}", "😀", " ", "ab", "abcdefgh", "abcdefghi", "\r", "\u{1B}[m", "é", "───", "😀😀😀", "éé",
+        ]
         for _ in 0..<200 {
             var input: [UInt8] = []
             for _ in 0..<30 { input += Array(pieces[Int(generator.next() % UInt64(pieces.count))].utf8) }
