@@ -35,6 +35,31 @@ struct SGRTests {
         #expect(style("41;49").background == .default)
     }
 
+    /// ctlseqs, SGR: "Ps = 0 -> Normal (default)", and `CSI m` is `CSI 0
+    /// m`. From a pen of each kind (palette pair, table style with direct
+    /// colours and underline colour, one with a link), the cell after the
+    /// reset has the default style; the link is OSC 8's, not SGR's, and
+    /// stays; an erase after the reset fills with the default background.
+    @Test("SGR 0 and an empty SGR reset every rendition from any pen, but not the link")
+    func sgrZeroAndAnEmptySGRResetEveryRenditionFromAnyPen() {
+        let pens = [
+            "31;42", "1;3;4;7;9;53", "38;2;1;2;3;48;2;4;5;6", "4:3;58;2;9;9;9", "38;5;200;48;5;100;21",
+        ]
+        for pen in pens {
+            for reset in ["0", ""] {
+                let t = terminal(10, 2, "\(CSI)\(pen)mA\(CSI)\(reset)mB\(CSI)\(pen)mC\(CSI)\(reset)m\(CSI)2;1H\(CSI)K")
+                #expect(t.cellAt(0, 0).style != Style(), "\(pen)")
+                #expect(t.cellAt(0, 1).style == Style(), "\(pen) then CSI \(reset) m")
+                #expect(t.cellAt(0, 2).style == t.cellAt(0, 0).style)
+                #expect(t.cellAt(1, 5).style.background == .default, "\(pen): the erase after the reset")
+            }
+        }
+        let linked = terminal(10, 1, "\u{1B}]8;;https://x.example\u{1B}\\\(CSI)38;2;1;2;3mA\(CSI)0mB\(CSI)mC")
+        for column in 0..<3 { #expect(linked.cellAt(0, column).hyperlink?.uri == "https://x.example") }
+        #expect(linked.cellAt(0, 1).style == Style())
+        #expect(linked.cellAt(0, 2).style == Style())
+    }
+
     @Test("Underline styles") func underlineStyles() {
         #expect(style("4").underline == .single)
         #expect(style("21").underline == .double)

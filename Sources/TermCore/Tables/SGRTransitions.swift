@@ -20,6 +20,11 @@ struct SGRValues {
         count = bytes.count / 2
     }
 
+    /// `CSI m` or `CSI 0 m`: every rendition back to the default (ctlseqs,
+    /// SGR: "Ps = 0 -> Normal (default)", and an omitted Ps is 0).
+    @inline(__always)
+    var isReset: Bool { count == 0 || (count == 1 && self[0] == 0) }
+
     /// Value `index`, which must be below `count`.
     @inline(__always)
     subscript(index: Int) -> UInt16 {
