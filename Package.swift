@@ -26,7 +26,8 @@ import PackageDescription
 //                 screen painter, files and standard streams through the C
 //                 library (no Foundation; not a product).
 //   termengine    the CLI; neither TermAttach nor Foundation, so that it
-//                 starts in about a millisecond (docs/PERFORMANCE.md).
+//                 starts in 1.6 ms as a static executable (docs/PERFORMANCE.md,
+//                 "Start-up and footprint").
 //   termengine-net  the CLI's network commands (attach, sessions, thumbnail
 //                 --preview), which termengine runs from its own directory.
 //
