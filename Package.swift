@@ -4,10 +4,12 @@ import PackageDescription
 // The module graph (docs/ARCHITECTURE.md, "Modules"): dependencies point one
 // way, each module has one job and imports only what is listed here.
 //
-//   VTParser <- TermCore <-+- TermReplay <- TermRender <- TermAttach <-+
-//                          +- TermPTY <--------------------------------+
-//                          +-------------------------------------------+- termengine
-//   CommandLineOptions <- termengine, termbench
+//   VTParser <- TermCore <-+- TermReplay <- TermRender <-+- TermEngineCLI <-+- termengine
+//                          |                             |                  +- termengine-net
+//                          |                             +- TermAttach <------ termengine-net
+//                          +- TermPTY <------------------------------------- termengine
+//   TermReplay <- termengine (compact)
+//   CommandLineOptions <- TermEngineCLI, termengine, termengine-net, termbench
 //
 //   VTParser      bytes -> actions; the standard library only.
 //   TermCore      Terminal, Snapshot, the one SGR writer; VTParser and the C
@@ -20,7 +22,14 @@ import PackageDescription
 //                 TermCore, TermRender (thumbnails), CTLSShim on Linux.
 //   TermPTY       programs on a pseudo-terminal; TermCore, CPTYShim on Linux.
 //   CommandLineOptions  the CLI's and termbench's argument reader (no product).
-//   termengine    the CLI, on top of all of them.
+//   TermEngineCLI what the CLI's two executables share: dump, thumbnail, the
+//                 screen painter, files and standard streams through the C
+//                 library (no Foundation; not a product).
+//   termengine    the CLI; neither TermAttach nor Foundation, so that it
+//                 starts in 1.6 ms as a static executable (docs/PERFORMANCE.md,
+//                 "Start-up and footprint").
+//   termengine-net  the CLI's network commands (attach, sessions, thumbnail
+//                 --preview), which termengine runs from its own directory.
 //
 // VTParser and TermCore depend on nothing but the Swift standard library and
 // the C library. TermCore's Unicode data (widths, grapheme breaks) is
@@ -55,6 +64,7 @@ let package = Package(
         .library(name: "VTParser", targets: ["VTParser"]),
         .library(name: "TermCore", targets: ["TermCore"]),
         .executable(name: "termengine", targets: ["termengine"]),
+        .executable(name: "termengine-net", targets: ["termengine-net"]),
         .library(name: "TermReplay", targets: ["TermReplay"]),
         .library(name: "TermRender", targets: ["TermRender"]),
         .library(name: "TermAttach", targets: ["TermAttach"]),
@@ -69,9 +79,19 @@ let package = Package(
         .target(name: "TermCore", dependencies: ["VTParser"]),
         // The command-line reader the CLI and termbench share (not a product).
         .target(name: "CommandLineOptions"),
+        // The CLI is two executables (issue #21): `termengine`, which links
+        // neither TermAttach nor Foundation and so starts in a few
+        // milliseconds, and `termengine-net`, the subcommands that need the
+        // network (attach, sessions, thumbnail --preview), which termengine
+        // runs in its place from its own directory. What both use is
+        // TermEngineCLI (not a product).
+        .target(name: "TermEngineCLI", dependencies: ["CommandLineOptions", "TermCore", "TermRender"]),
         .executableTarget(
             name: "termengine",
-            dependencies: ["CommandLineOptions", "TermCore", "TermReplay", "TermRender", "TermAttach", "TermPTY"]),
+            dependencies: ["CommandLineOptions", "TermEngineCLI", "TermCore", "TermReplay", "TermPTY"]),
+        .executableTarget(
+            name: "termengine-net",
+            dependencies: ["CommandLineOptions", "TermEngineCLI", "TermCore", "TermAttach"]),
         // Programs on a pseudo-terminal feeding a Terminal (Linux and macOS;
         // the module is empty elsewhere): `termengine run`, local front ends.
         // glibc's PTY calls, which Swift's Glibc module does not declare,

@@ -1,6 +1,6 @@
 import CommandLineOptions
-import Foundation
 import TermCore
+import TermEngineCLI
 import TermReplay
 
 /// `termengine compact`: the shortest stream found that rebuilds the final
@@ -41,7 +41,7 @@ enum CompactCommand {
         let compact = ReplayCompactor.compact(terminal, startColumns: columns)
         try writeOutput(compact, to: outputs[0])
         let ratio = bytes.isEmpty ? 0 : Double(compact.count) * 100 / Double(bytes.count)
-        var report = "bytes=\(bytes.count) compact=\(compact.count) ratio=\(String(format: "%.2f", ratio))%"
+        var report = "bytes=\(bytes.count) compact=\(compact.count) ratio=\(fixed(ratio, digits: 2))%"
         if verify {
             let copy = Terminal(columns: columns, rows: rows, scrollback: scrollback)
             copy.feed(compact)
@@ -56,22 +56,11 @@ enum CompactCommand {
             }
             report += differences.isEmpty ? " verified" : "\n" + differences.joined(separator: "\n")
             if !differences.isEmpty {
-                FileHandle.standardError.write(Data((report + "\n").utf8))
+                writeStandardError(report + "\n")
                 throw Arguments.Failure(
                     description: "the compacted stream differs (\(differences.count) differences shown)")
             }
         }
-        FileHandle.standardError.write(Data((report + "\n").utf8))
-    }
-}
-
-/// Writes `bytes` to a file, or standard output for "-".
-func writeOutput(_ bytes: [UInt8], to path: String) throws {
-    if path == "-" {
-        FileHandle.standardOutput.write(Data(bytes))
-        return
-    }
-    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-        throw Arguments.Failure(description: "cannot write \(path)")
+        writeStandardError(report + "\n")
     }
 }

@@ -1,6 +1,6 @@
 import CommandLineOptions
-import Foundation
 import TermCore
+import TermEngineCLI
 
 #if canImport(Glibc)
     import Glibc
@@ -56,7 +56,7 @@ enum ReplayCommand {
                 offset = end
                 drawProgress(done: offset, total: buffer.count)
             }
-            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            writeStandardError("\r\u{1B}[K")
         }
         let elapsed = start.duration(to: .now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -65,7 +65,7 @@ enum ReplayCommand {
             for row in 0..<terminal.rows { print(terminal.screenLine(row)) }
         }
         let mibps = seconds > 0 ? Double(bytes.count) / 1_048_576 / seconds : 0
-        print("bytes=\(bytes.count) seconds=\(String(format: "%.6f", seconds)) mibps=\(String(format: "%.1f", mibps))")
+        print("bytes=\(bytes.count) seconds=\(fixed(seconds, digits: 6)) mibps=\(fixed(mibps, digits: 1))")
     }
 
     static func drawProgress(done: Int, total: Int) {
@@ -73,6 +73,6 @@ enum ReplayCommand {
         let filled = done * width / max(total, 1)
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let percent = done * 100 / max(total, 1)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(percent)%".utf8))
+        writeStandardError("\r[\(bar)] \(percent)%")
     }
 }

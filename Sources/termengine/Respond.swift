@@ -1,6 +1,14 @@
 import CommandLineOptions
-import Foundation
 import TermCore
+import TermEngineCLI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `termengine respond`: a terminal that answers queries for another program.
 ///
@@ -32,35 +40,33 @@ enum RespondCommand {
         let terminal = Terminal(columns: columns, rows: rows)
         var replies: [UInt8] = []
         terminal.writeBack = { replies += $0 }
-        let input = FileHandle.standardInput
-        let output = FileHandle.standardOutput
-        while let header = readExactly(input, 4) {
+        while let header = readExactly(4) {
             let length = header.reduce(0) { $0 << 8 | Int($1) }
             guard length <= maxFrame else {
                 throw Arguments.Failure(description: "frame of \(length) bytes is over the \(maxFrame)-byte limit")
             }
-            guard let frame = readExactly(input, length) else {
+            guard let frame = readExactly(length) else {
                 throw Arguments.Failure(description: "input ended inside a \(length)-byte frame")
             }
             replies.removeAll(keepingCapacity: true)
             terminal.feed(frame)
             let count = UInt32(replies.count)
-            output.write(
-                Data(
-                    [UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
-                        + replies))
+            writeStandardOutput(
+                [UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
+                    + replies)
         }
     }
 
-    /// Exactly `count` bytes, or nil at end of input.
-    static func readExactly(_ handle: FileHandle, _ count: Int) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count)
-        while bytes.count < count {
-            guard let chunk = try? handle.read(upToCount: count - bytes.count), !chunk.isEmpty else {
-                return count == 0 ? [] : nil
-            }
-            bytes += chunk
+    /// Exactly `count` bytes of standard input, or nil when it ends (or
+    /// fails) first.
+    static func readExactly(_ count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress! + filled, count - filled) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { return nil }
+            filled += got
         }
         return bytes
     }

@@ -1,7 +1,7 @@
 import CommandLineOptions
 import Dispatch
-import Foundation
 import TermCore
+import TermEngineCLI
 import TermPTY
 
 #if canImport(Glibc)
@@ -276,7 +276,7 @@ enum RunCommand {
     static func startReading(host: Host, session: PTYSession) {
         Interactive.readKeys(
             { keys in
-                guard let key = keys.firstIndex(of: AttachCommand.detachKey) else {
+                guard let key = keys.firstIndex(of: Interactive.detachKey) else {
                     session.send(keys)
                     return true
                 }

@@ -1,22 +1,17 @@
 import CommandLineOptions
-import Foundation
+import TermEngineCLI
 
-// termengine: the command-line front end of TermEngine.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
-/// A subcommand: its one-line synopsis and what `termengine help NAME`
-/// prints below it.
-struct Command {
-    let name: String
-    let usage: String
-    let details: String
-
-    /// The usage of `termengine NAME --help`: `usage: ` and the synopsis
-    /// (its continuation lines moved right as far), a blank line, the details.
-    var help: String {
-        let synopsis = usage.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: 7))
-        return "usage: \(synopsis)\n\n\(details)"
-    }
-}
+// termengine: the command-line front end of TermEngine. It links neither
+// TermAttach nor Foundation (issue #21): the subcommands that need the
+// network run in the helper next to it (`NetworkCommands`, NetworkHelper.swift).
 
 let commands = [
     Command(name: "dump", usage: DumpCommand.usage, details: DumpCommand.details),
@@ -24,8 +19,9 @@ let commands = [
     Command(name: "compact", usage: CompactCommand.usage, details: CompactCommand.details),
     Command(name: "thumbnail", usage: ThumbnailCommand.usage, details: ThumbnailCommand.details),
     Command(name: "respond", usage: RespondCommand.usage, details: RespondCommand.details),
-    Command(name: "sessions", usage: SessionsCommand.usage, details: SessionsCommand.details),
-    Command(name: "attach", usage: AttachCommand.usage, details: AttachCommand.details),
+    // Described by the helper, which runs them.
+    Command(name: "sessions", usage: NetworkCommands.sessionsUsage, details: ""),
+    Command(name: "attach", usage: NetworkCommands.attachUsage, details: ""),
     Command(name: "run", usage: RunCommand.usage, details: RunCommand.details),
 ]
 
@@ -33,50 +29,47 @@ let commands = [
 let usage =
     "usage:\n"
     + (commands.map(\.usage) + ["termengine help [COMMAND]", "termengine --version"])
-    .map { "  " + $0.replacingOccurrences(of: "\n", with: "\n  ") }.joined(separator: "\n")
+    .map { "  " + indentingContinuations(of: $0, by: 2) }.joined(separator: "\n")
     + "\n\n`termengine COMMAND --help` (or -h, or `termengine help COMMAND`) describes a command and its options."
 
 func runCommandLine() -> Int32 {
-    var arguments = Arguments(CommandLine.arguments.dropFirst(2))
     let command = CommandLine.arguments.dropFirst().first
-    var status: Int32 = 0
-    do {
-        switch command {
-        case "dump": try DumpCommand.run(&arguments)
-        case "replay": try ReplayCommand.run(&arguments)
-        case "compact": try CompactCommand.run(&arguments)
-        case "thumbnail": try ThumbnailCommand.run(&arguments)
-        case "respond": try RespondCommand.run(&arguments)
-        case "sessions": try SessionsCommand.run(&arguments)
-        case "attach": try AttachCommand.run(&arguments)
-        case "run": status = try RunCommand.run(Array(CommandLine.arguments.dropFirst(2)))
-        case "help", "--help", "-h":
-            let topics = CommandLine.arguments.dropFirst(2)
-            guard let topic = topics.first else {
-                print(usage)
-                return 0
-            }
-            guard topics.count == 1, let described = commands.first(where: { $0.name == topic }) else {
-                let problem = topics.count == 1 ? "no command '\(topic)'" : "help takes one COMMAND"
-                FileHandle.standardError.write(Data("termengine help: \(problem)\n\(usage)\n".utf8))
-                return 2
-            }
-            print(described.help)
-        case "--version":
-            print("termengine \(TermEngineVersion.current)")
-        default:
-            FileHandle.standardError.write(Data("termengine: unknown command '\(command ?? "")'\n\(usage)\n".utf8))
+    let rest = Array(CommandLine.arguments.dropFirst(2))
+    if NetworkHelper.runs(command, rest) { return NetworkHelper.run(command ?? "", rest) }
+    var arguments = Arguments(rest[...])
+    let help = commands.first(where: { $0.name == command })?.help
+    switch command {
+    case "help", "--help", "-h":
+        guard let topic = rest.first else {
+            print(usage)
+            return 0
+        }
+        guard rest.count == 1, let described = commands.first(where: { $0.name == topic }) else {
+            let problem = rest.count == 1 ? "no command '\(topic)'" : "help takes one COMMAND"
+            writeStandardError("termengine help: \(problem)\n\(usage)\n")
             return 2
         }
-    } catch is Arguments.HelpRequested {
-        // Only a known command's arguments get this far.
-        if let described = commands.first(where: { $0.name == command }) { print(described.help) }
+        print(described.help)
         return 0
-    } catch {
-        FileHandle.standardError.write(Data("termengine \(command ?? ""): \(error)\n".utf8))
+    case "--version":
+        print("termengine \(TermEngineVersion.current)")
+        return 0
+    case "dump", "replay", "compact", "thumbnail", "respond", "run":
+        return Command.run(command!, help: help) {
+            switch command {
+            case "dump": try DumpCommand.run(&arguments)
+            case "replay": try ReplayCommand.run(&arguments)
+            case "compact": try CompactCommand.run(&arguments)
+            case "thumbnail": try ThumbnailCommand.run(&arguments, readPreview: nil)
+            case "respond": try RespondCommand.run(&arguments)
+            default: return try RunCommand.run(rest)
+            }
+            return 0
+        }
+    default:
+        writeStandardError("termengine: unknown command '\(command ?? "")'\n\(usage)\n")
         return 2
     }
-    return status
 }
 
 exit(runCommandLine())

@@ -27,6 +27,9 @@ public struct PackageExecutable {
         throw MissingExecutable(description: "\(name) is not built next to \(directory.path): run swift build first")
     }
 
+    /// The program at `url` (a copy of one, or a link to one).
+    public init(at url: URL) { self.url = url }
+
     /// Runs the program with `arguments` and standard input from /dev/null.
     public func run(_ arguments: [String]) throws -> Run {
         let result = try ChildProcess.run(url.path, arguments)

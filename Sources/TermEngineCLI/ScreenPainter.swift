@@ -17,20 +17,27 @@ import TermRender
 /// engine stores reaches the outer terminal: the underline styles (`4:3`
 /// curly, `4:4` dotted, `4:5` dashed), the underline colour (58) and overline
 /// (53) included.
-struct ScreenPainter {
+package struct ScreenPainter {
     private var last: Snapshot?
     private var lastStatus = ""
 
+    package init() {}
+
     /// Forgets what was drawn (after a resize or a clear).
-    mutating func invalidate() {
+    package mutating func invalidate() {
         last = nil
         lastStatus = ""
     }
 
     /// The size of the terminal painted on, in cells.
-    struct Viewport: Equatable {
-        var columns: Int
-        var rows: Int
+    package struct Viewport: Equatable {
+        package var columns: Int
+        package var rows: Int
+
+        package init(columns: Int, rows: Int) {
+            self.columns = columns
+            self.rows = rows
+        }
     }
 
     /// The bytes that bring the screen from the last frame to `snapshot`,
@@ -38,7 +45,7 @@ struct ScreenPainter {
     /// columns past it are cut, the status bar goes on the row below the
     /// screen (or the viewport's last row), cut to one column less than the
     /// width, and a row narrower than the viewport is erased to its end.
-    mutating func update(to snapshot: Snapshot, status: String, within viewport: Viewport) -> String {
+    package mutating func update(to snapshot: Snapshot, status: String, within viewport: Viewport) -> String {
         var out = "\u{1B}[?25l"
         let shownRows = max(0, min(snapshot.rows, viewport.rows - 1))
         let rows: [Int]
@@ -117,7 +124,7 @@ struct ScreenPainter {
     }
 
     /// The bytes that bring the screen from the last frame to `snapshot`.
-    mutating func update(to snapshot: Snapshot, status: String) -> String {
+    package mutating func update(to snapshot: Snapshot, status: String) -> String {
         var out = "\u{1B}[?25l"
         let rows: [Int]
         if let last {

@@ -3,13 +3,13 @@ import TermCore
 
 /// `termengine dump`: the `vtdump/1` JSON of the state after a replay
 /// (contract: shared/conformance/README.md).
-enum DumpCommand {
-    static let usage = """
+package enum DumpCommand {
+    package static let usage = """
         termengine dump [--cols C] [--rows R] [--scrollback N] [--attrs] [--onlcr] [--replies] \
         [--resize COLSxROWS@OFFSET]... FILE|-
         """
 
-    static let details = """
+    package static let details = """
         Feeds FILE (- for standard input) into a terminal and prints its final state as vtdump/1
         JSON: screen rows, scrollback (oldest first), cursor, pending wrap, alternate screen, title.
 
@@ -43,7 +43,7 @@ enum DumpCommand {
         }
     }
 
-    static func run(_ arguments: inout Arguments) throws {
+    package static func run(_ arguments: inout Arguments) throws {
         let columns = try arguments.integer("--cols", in: Terminal.Limits.dimensions, default: 80)
         let rows = try arguments.integer("--rows", in: Terminal.Limits.dimensions, default: 24)
         let scrollback = try arguments.integer(
@@ -80,7 +80,7 @@ enum DumpCommand {
         }
     }
 
-    static func render(_ terminal: Terminal, withAttributes: Bool, replies: [UInt8]? = nil) -> String {
+    package static func render(_ terminal: Terminal, withAttributes: Bool, replies: [UInt8]? = nil) -> String {
         var json = "{\n"
         json += "  \"schema\": \"vtdump/1\",\n"
         json += "  \"columns\": \(terminal.columns), \"lines\": \(terminal.rows),\n"

@@ -2,6 +2,7 @@ import CommandLineOptions
 import Foundation
 import TermAttach
 import TermCore
+import TermEngineCLI
 
 #if canImport(Glibc)
     import Glibc
@@ -15,10 +16,7 @@ import TermCore
 /// (with `--send`, `--until`, `--dump`, or without a terminal on standard
 /// input) drives it from a script.
 enum AttachCommand {
-    static let usage = """
-        termengine attach URL [--session ID | --new] [--cwd DIR] [--origin O] [--ca-file PEM] [--max-message BYTES]
-                          [--size COLSxROWS] [--send TEXT]... [--until REGEX] [--timeout S] [--dump]
-        """
+    static let usage = NetworkCommands.attachUsage
 
     static let details = """
         Mirrors a session of the web-terminal server at URL (http://host:port or https://host:port)
@@ -42,8 +40,6 @@ enum AttachCommand {
           --timeout S          seconds for the whole script (default 30, at most 86400)
           --dump               print the final screen as vtdump/1 JSON
         """
-    /// The detach key: Ctrl-\ (FS).
-    static let detachKey: UInt8 = 0x1C
     /// The gate chord prefix: Ctrl-] (GS), then a = approve (plan: with
     /// acceptEdits), d = approve with default, r = reject.
     static let chordKey: UInt8 = 0x1D

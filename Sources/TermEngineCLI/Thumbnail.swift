@@ -1,15 +1,13 @@
 import CommandLineOptions
-import Foundation
-import TermAttach
 import TermCore
 import TermRender
 
 /// `termengine thumbnail`: a PNG of the screen after a replay, or of a
 /// server's session preview.
-enum ThumbnailCommand {
-    static let usage = "termengine thumbnail FILE|- [--cols C] [--rows R] [--preview] [--minimap] -o OUT.png|-"
+package enum ThumbnailCommand {
+    package static let usage = "termengine thumbnail FILE|- [--cols C] [--rows R] [--preview] [--minimap] -o OUT.png|-"
 
-    static let details = """
+    package static let details = """
         Draws the screen after replaying FILE (- for standard input) as a PNG in OUT.png (- for
         standard output): 8×16 pixels a cell.
 
@@ -20,7 +18,14 @@ enum ThumbnailCommand {
                                where to write the PNG
         """
 
-    static func run(_ arguments: inout Arguments) throws {
+    /// Reads a server's session preview (JSON `{id, cols, rows, data}`): its
+    /// size, and its output from the first clean starting point.
+    package typealias PreviewReader = (_ json: [UInt8]) throws -> (columns: Int, rows: Int, data: ArraySlice<UInt8>)
+
+    /// Runs the command; `--preview` needs `readPreview`, which only the
+    /// network helper has (the web-terminal client reads previews), so
+    /// `termengine` hands `thumbnail --preview` to it.
+    package static func run(_ arguments: inout Arguments, readPreview: PreviewReader?) throws {
         let columnValues = try arguments.values("--cols")
         let rowValues = try arguments.values("--rows")
         let minimap = arguments.flag("--minimap")
@@ -40,11 +45,14 @@ enum ThumbnailCommand {
         let bytes = try readInput(files[0])
         let terminal: Terminal
         if isPreview {
-            let preview = try Preview(json: bytes)
+            guard let readPreview else {
+                throw Arguments.Failure(description: "--preview needs \(NetworkCommands.helper), which reads previews")
+            }
+            let preview = try readPreview(bytes)
             terminal = Terminal(
                 columns: try size(columnValues, "--cols") ?? preview.columns,
                 rows: try size(rowValues, "--rows") ?? preview.rows, scrollback: 0)
-            terminal.feed(preview.cleanData)
+            terminal.feed(preview.data)
         } else {
             terminal = Terminal(
                 columns: try size(columnValues, "--cols") ?? 80, rows: try size(rowValues, "--rows") ?? 24,

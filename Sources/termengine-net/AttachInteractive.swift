@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import TermAttach
 import TermCore
+import TermEngineCLI
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +16,7 @@ import TermCore
 /// The interactive side of `attach`: raw mode, keys forwarded as `input`,
 /// the window size sent as `resize` (and on SIGWINCH), the screen drawn with
 /// minimal redraws, a status bar, the gate chords and the detach key.
-enum Interactive {
+extension Interactive {
     /// Actions from the keyboard and signals waiting to be handled; past
     /// this, the oldest wait and new ones are dropped (a paste of megabytes).
     static let maxPendingActions = 4096
@@ -47,48 +48,6 @@ enum Interactive {
         }
         let final = configuration
         try runAsync { try await loop(final) }
-    }
-
-    static func windowSize() -> (Int, Int)? {
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
-        return (min(Int(size.ws_col), 1000), min(Int(size.ws_row), 1001))
-    }
-
-    /// Starts a thread that reads the keyboard (standard input) and hands
-    /// each read to `onKeys` until it returns false or the input ends, then
-    /// calls `onEnd` once: `attach` and `run` read keys alike.
-    static func readKeys(
-        _ onKeys: @escaping @Sendable ([UInt8]) -> Bool, onEnd: @escaping @Sendable () -> Void
-    ) {
-        let reader = Thread {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0, onKeys(Array(buffer[..<count])) else {
-                    onEnd()
-                    return
-                }
-            }
-        }
-        reader.start()
-    }
-
-    static func writeOut(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes {
-                write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
-            }
-            if written <= 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
-        bytes.removeAll()
     }
 
     /// The state drawn around the terminal, and the painter.
@@ -204,7 +163,7 @@ enum Interactive {
                         if let epoch = chordEpoch { await answerGate(byte, epoch: epoch, session: session) }
                         continue
                     }
-                    if byte == AttachCommand.detachKey {
+                    if byte == Interactive.detachKey {
                         if !pending.isEmpty { try? await session.send(input: String(decoding: pending, as: UTF8.self)) }
                         break actionLoop
                     }

@@ -2,6 +2,7 @@ import CommandLineOptions
 import Foundation
 import TermAttach
 import TermCore
+import TermEngineCLI
 
 #if canImport(Glibc)
     import Glibc
@@ -14,7 +15,7 @@ import TermCore
 /// `termengine sessions`: the server's live sessions as a table, and with
 /// `--thumbnails DIR` a PNG per session made from its preview.
 enum SessionsCommand {
-    static let usage = "termengine sessions URL [--origin O] [--thumbnails DIR] [--timeout S]"
+    static let usage = NetworkCommands.sessionsUsage
 
     static let details = """
         Lists the live sessions of the web-terminal server at URL (http://host:port or
