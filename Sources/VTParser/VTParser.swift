@@ -329,8 +329,11 @@ public struct VTParser: Sendable {
     /// instructions, the whole replay 99.5M -> 91.3M). Text that does not
     /// repeat pays a compare a scalar, in the caller (2 MiB of CJK words:
     /// +1.3%). Stops 4 bytes before the end of the buffer (the load's
-    /// width); the caller decodes what is left.
-    @inlinable @inline(__always)
+    /// width); the caller decodes what is left. Out of line: inlined, the
+    /// run loop kept more in registers for it, and text with few repeats
+    /// ran 3–4% slower in wall time (16 MiB of the unicode corpus at
+    /// 80×24, 25 interleaved replays) for as many instructions.
+    @inlinable @inline(never)
     static func repeatedSequences(
         of scalar: UInt32, length: Int, _ base: UnsafePointer<UInt8>, _ index: Int, _ end: Int,
         into run: UnsafeMutableBufferPointer<UInt32>, count: Int
