@@ -295,6 +295,19 @@ public struct VTParser: Sendable {
                     continue
                 }
                 guard byte &- 0x20 < 0x5F else { break }
+                // One printable byte before the next lead byte: the space
+                // between two words, the letter under a combining mark, most
+                // stretches in such text. Taken without the scan below
+                // (callgrind, the run loop on 2 MiB at 80×24:
+                // unicode_combining 57.5M -> 39.9M instructions,
+                // unicode_letters 38.0M -> 33.6M, unicode 29.5M -> 28.4M).
+                if index &+ 1 < end && base[index &+ 1] >= 0xC2 && count &+ 1 < Self.scalarRunCapacity {
+                    run[count] = UInt32(byte)
+                    count &+= 1
+                    index &+= 1
+                    holdsASCII = true
+                    continue
+                }
                 // A stretch of at most `asciiStretchInText` printable bytes,
                 // then non-ASCII text, with room for the stretch and one
                 // scalar after it.

@@ -109,6 +109,35 @@ struct TextRunTests {
         #expect(Self.printed(calls) == input)
     }
 
+    /// A single printable byte before a lead byte joins without the scan
+    /// (the letter under a combining mark, the space between words): the
+    /// run still stops at its capacity, and still ends in that byte when
+    /// the sequence after it is cut or invalid.
+    @Test("One printable byte before non-ASCII text joins the run, within its capacity")
+    func onePrintableByteBeforeNonASCIITextJoinsTheRun() {
+        let marked = String(repeating: "e\u{301}", count: 100)
+        let calls = printCalls(Array(marked.utf8), into: PrintCallRecorder()).calls
+        // A run starts at the first mark (the letter before it is ASCII on
+        // its own) and takes letters and marks until its capacity; the
+        // letter after a full run starts the next in the same way (the last
+        // may be a mark alone, with no ASCII: a scalars call).
+        // (Compared as scalars: the space after "text" and the mark after it
+        // are one Character.)
+        let isText = { (call: String) in call.unicodeScalars.starts(with: "text ".unicodeScalars) }
+        #expect(calls.allSatisfy { $0 == "ascii e" || isText($0) || $0 == "scalars \u{301}" }, "\(calls)")
+        let runs = calls.filter(isText).map { Self.printed([$0]).unicodeScalars.count }
+        #expect(runs.dropLast().allSatisfy { $0 >= VTParser.scalarRunCapacity - 1 }, "\(runs)")
+        for call in calls {
+            #expect(Self.printed([call]).unicodeScalars.count <= VTParser.scalarRunCapacity, "\(call)")
+        }
+        #expect(Self.printed(calls) == marked)
+        // Before a cut sequence and before an invalid one.
+        #expect(printCalls(Array("é a".utf8) + [0xC3], into: PrintCallRecorder()).calls == ["text é a"])
+        let invalid = printCalls(Array("éa".utf8) + [0xC3, 0x28], into: PrintCallRecorder()).calls
+        #expect(invalid.first == "text éa")
+        #expect(Self.printed(invalid) == "éa\u{FFFD}(")
+    }
+
     @Test("Without printText a handler gets the same text in stretches, in order")
     func withoutPrintTextAHandlerGetsTheSameTextInStretchesInOrder() {
         #expect(
