@@ -367,7 +367,8 @@ struct Report {
                 text +=
                     paragraph
                     + "\nwhole-process race at \(size): median wall seconds of \(runner.raceRuns) run(s), start to exit "
-                text += "(termengine replay --quiet vs each harness with --runs 1; in the rows fed in chunks, "
+                let replay = runner.termenginePath.map { "\($0) replay" } ?? "termengine replay"
+                text += "(\(replay) --quiet vs each harness with --runs 1; in the rows fed in chunks, "
                 text += "termbench feed --chunk N --runs 1 --warmup 0, since replay feeds its input in one call)\n"
                 let racers = rows.first { !$0.race.isEmpty }!.race.map(\.engine)
                 let baseRaced = baseEngine.map(racers.contains) ?? false

@@ -136,6 +136,7 @@ struct Runner {
         termbench run [--corpus DIR] [--sizes 80x24,200x50] [--runs N] [--warmup N] [--race-runs N]
                       [--no-race] [--quick] [--only a,b] [--engines a,b] [--harness-dir DIR]
                       [--out DIR] [--scrollback N] [--timeout SECONDS] [--base REV] [--chunk BYTES]
+                      [--termengine PATH]
         """
 
     /// The corpus kinds of issue #17 (Corpus/generate.py): the two churn
@@ -154,6 +155,12 @@ struct Runner {
     var only: Set<String>?
     var engineNames: [String]?
     var harnessDirectory = "Benchmarks/build/bin"
+    /// `--termengine PATH`: the `termengine` the whole-process race runs;
+    /// by default the one beside termbench. `Benchmarks/run.sh` passes the
+    /// static executable, the release build README gives (start-up is part
+    /// of a whole process: 1.5 ms against 5 ms dynamic, docs/PERFORMANCE.md
+    /// "Start-up and footprint").
+    var termenginePath: String?
     var outputDirectory = "Benchmarks/results"
     var quick = false
     /// `--chunk BYTES`: every corpus is also fed in calls of at most this
@@ -192,6 +199,7 @@ struct Runner {
         only = try options.list("--only").map(Set.init)
         engineNames = try options.list("--engines")
         harnessDirectory = try options.value("--harness-dir") ?? harnessDirectory
+        termenginePath = try options.value("--termengine")
         outputDirectory = try options.value("--out") ?? outputDirectory
         baseRevision = try options.value("--base").flatMap { $0.isEmpty ? nil : $0 }
         chunk = try options.integer("--chunk", in: 0...(1 << 30), default: chunk)
@@ -217,7 +225,7 @@ struct Runner {
     func engines() -> [EngineSpec] {
         let myself = executablePath()
         let binDirectory = (myself as NSString).deletingLastPathComponent
-        let termengine = binDirectory + "/termengine"
+        let termengine = termenginePath ?? binDirectory + "/termengine"
         let scrollbackText = String(scrollback)
         let packages = debianVersions(["libvterm0", "librust-alacritty-terminal-dev", "librust-vt100-dev"])
         func harness(_ name: String, _ binary: String, version: String) -> EngineSpec {
