@@ -155,10 +155,10 @@ enum Limits {
     /// The SGR transition cache's entries, direct-mapped: the slot is the top
     /// byte of a hash (`SGRTransitions.slot`), so exactly 256.
     static let sgrTransitionSlots = 256
-    /// The cluster-extension cache's entries (``ClusterExtensionCache``),
-    /// direct-mapped (a power of two: the slot is the top 11 bits of a
-    /// hash): 32 KiB, allocated on the first combining mark.
-    static let clusterExtensionSlots = 2048
+    /// The cluster-extension cache's entries (``ClusterExtensionCache``), in
+    /// sets of two (a power of two: the set is the top 11 bits of a hash):
+    /// 64 KiB, allocated on the first combining mark.
+    static let clusterExtensionSlots = 4096
 
     // MARK: Work
 

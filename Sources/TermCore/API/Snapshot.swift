@@ -103,12 +103,12 @@ final class SnapshotRow: Sendable {
 /// arrays are shared with the page until it next changes them.
 final class SnapshotTables: Sendable {
     let styles: [Style]
-    let clusters: [[UInt32]]
+    let clusters: ClusterTable
     let links: HyperlinkTable
 
     init(_ tables: PageTables) {
         styles = tables.styles.styles
-        clusters = tables.clusters.clusters
+        clusters = tables.clusters
         links = tables.links
     }
 }
@@ -147,7 +147,7 @@ public struct SnapshotLine: Sendable {
         let cell = row.cells[column]
         let tables = tables
         return CellContent(cell, style: cell.styleKey.style(in: tables.styles), hyperlink: tables.links[cell.linkID]) {
-            tables.clusters[Int($0)]
+            tables.clusters[$0]
         }
     }
 
@@ -161,7 +161,7 @@ public struct SnapshotLine: Sendable {
 
     func appendText(of range: Range<Int>, to text: inout RowText) {
         for column in range {
-            text.append(row.cells[column]) { tables.clusters[Int($0)] }
+            text.append(row.cells[column]) { tables.clusters[$0] }
         }
     }
 

@@ -268,9 +268,8 @@ extension TerminalState {
                 // inside a line counts as a space (xterm 379).
                 if (cell.isBlank && !cell.isWrittenBlank) || cell.width == .wideTail { continue }
                 let style = tables.style(of: cell)
-                var value =
-                    cell.isWrittenBlank
-                    ? 0x20 : cell.isCluster ? Int(tables.clusters[cell.value][0] & 0xFF) : Int(cell.value & 0xFF)
+                let character = cell.isCluster ? tables.clusters[cell.value].first ?? 0 : cell.value
+                var value = cell.isWrittenBlank ? 0x20 : Int(character & 0xFF)
                 // DECSCA protection adds nothing: xterm 379 passes esctest2's
                 // DECSED/DECSEL/DECSERA protection tests, which read protected
                 // cells back by their plain character.

@@ -4,8 +4,8 @@
 
 extension SnapshotRow: BufferLineCells {
     func cell(_ column: Int) -> Cell { cells[column] }
-    func clusterScalars(_ id: UInt32) -> [UInt32] {
-        Int(id) < tables.clusters.count ? tables.clusters[Int(id)] : []
+    func clusterScalars(_ id: UInt32) -> ArraySlice<UInt32> {
+        tables.clusters.scalars(id) ?? []
     }
 }
 

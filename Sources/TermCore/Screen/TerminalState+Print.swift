@@ -332,6 +332,8 @@ extension TerminalState {
         // content word and a width (measured: their moves and spills cost
         // more per character than the read-back per run).
         var lastColumn = -1
+        // The cluster cache's page key, -1 until the first mark of the call.
+        var cachePage = -1
         var col = cursor.col
         var pendingWrap = false
         var index = start
@@ -352,11 +354,21 @@ extension TerminalState {
                 // None (start of the row) or a blank: the general path drops
                 // the mark and counts it.
                 guard let target = Self.characterColumn(at: col &- 1, in: row) else { break }
-                // REP state first: a cluster-table compaction inside
-                // `clusterID` keeps and renumbers the cluster `lastGraphic`
-                // names.
-                if lastColumn >= 0 { lastGraphic = Self.graphic(row[lastColumn]) }
-                if let id = clusterID(extending: row[target], with: scalar, page: page) {
+                // The cache is checked against the grid's tables once a
+                // call: only a miss here changes them, and it keeps the
+                // cache in step itself.
+                if cachePage < 0 { cachePage = validClusterCachePage(page) }
+                let cacheKey = Self.clusterCacheKey(extending: row[target], with: scalar)
+                var found = clusterExtensions.id(for: cacheKey, page: cachePage)
+                if found == nil {
+                    // REP state first: a cluster-table compaction inside
+                    // `newClusterID` keeps and renumbers the cluster
+                    // `lastGraphic` names.
+                    if lastColumn >= 0 { lastGraphic = Self.graphic(row[lastColumn]) }
+                    found = newClusterID(
+                        extending: row[target], with: scalar, page: page, cacheKey: cacheKey, cachePage: cachePage)
+                }
+                if let id = found {
                     row[target].setCluster(id)
                     lastColumn = target
                 }
@@ -453,7 +465,7 @@ extension TerminalState {
         let page = active.page(ofScreenRow: ScreenRow(cursor.row))
         if sourcePage >= 0 && sourcePage != page {
             let scalars = active.pages[sourcePage].clusters[content & Cell.valueMask]
-            content = active.clusterID(for: scalars, page: page).map { Cell.clusterFlag | $0 } ?? scalars[0]
+            content = active.clusterID(for: scalars, page: page).map { Cell.clusterFlag | $0 } ?? (scalars.first ?? 0)
         }
         bindPen(toPage: page)
         placeCharacter(
@@ -599,17 +611,30 @@ extension TerminalState {
     /// cell's and the cluster's.
     @inline(__always)
     mutating func clusterID(extending cell: Cell, with scalar: UInt32, page: Int) -> UInt32? {
+        let cachePage = validClusterCachePage(page)
+        let cacheKey = Self.clusterCacheKey(extending: cell, with: scalar)
+        if let id = clusterExtensions.id(for: cacheKey, page: cachePage) { return id }
+        return newClusterID(extending: cell, with: scalar, page: page, cacheKey: cacheKey, cachePage: cachePage)
+    }
+
+    /// The cluster cache's key for `page` of the shown grid (the page and
+    /// the screen), after emptying the cache when that grid's ids were
+    /// renumbered or reset since it was filled (rare).
+    @inline(__always)
+    mutating func validClusterCachePage(_ page: Int) -> Int {
         let screen = isAlternateScreen ? 1 : 0
         if active.tablesGeneration != clusterCacheCompactions[screen] {
-            // Ids were renumbered or reset in this grid (rare): the cache
-            // starts afresh.
             clusterExtensions.removeAll()
             clusterCacheCompactions[screen] = active.tablesGeneration
         }
-        let cacheKey = UInt64(cell.content & (Cell.valueMask | Cell.clusterFlag)) << 32 | UInt64(scalar)
-        let cachePage = page | screen << 30
-        if let id = clusterExtensions.id(for: cacheKey, page: cachePage) { return id }
-        return newClusterID(extending: cell, with: scalar, page: page, cacheKey: cacheKey, cachePage: cachePage)
+        return page | screen << 30
+    }
+
+    /// The cluster cache's key for `cell`'s character extended by `scalar`:
+    /// the character's scalar or cluster id, and the scalar.
+    @inline(__always)
+    static func clusterCacheKey(extending cell: Cell, with scalar: UInt32) -> UInt64 {
+        UInt64(cell.content & (Cell.valueMask | Cell.clusterFlag)) << 32 | UInt64(scalar)
     }
 
     /// `clusterID(extending:with:)` on a cache miss: interns the cluster and
@@ -629,7 +654,7 @@ extension TerminalState {
         let compactions = active.compactionCount
         let found = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count + 1) { buffer in
             if let base {
-                for index in 0..<count { buffer[index] = base[index] }
+                _ = buffer.initialize(from: base)
             } else {
                 buffer[0] = cell.value
             }

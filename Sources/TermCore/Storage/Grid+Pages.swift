@@ -182,7 +182,7 @@ extension Grid {
     }
 
     /// The id of the cluster of `scalars` in page `page`.
-    mutating func clusterID(for scalars: [UInt32], page: Int) -> UInt32? {
+    mutating func clusterID(for scalars: ArraySlice<UInt32>, page: Int) -> UInt32? {
         scalars.withUnsafeBufferPointer { clusterID(for: $0, page: page) }
     }
 
@@ -229,7 +229,8 @@ extension Grid {
             if let id = clusterID(for: source.clusters[cell.value], page: page) {
                 copy.setCluster(id)
             } else {
-                copy.content = copy.content & ~(Cell.valueMask | Cell.clusterFlag) | source.clusters[cell.value][0]
+                let base = source.clusters[cell.value].first ?? 0
+                copy.content = copy.content & ~(Cell.valueMask | Cell.clusterFlag) | base
             }
         }
         return copy

@@ -131,10 +131,15 @@ enum GraphemeBreak {
     /// pair of regional indicators (a flag) wide; otherwise the width of its
     /// first scalar that has one (emoji ZWJ sequences and skin-tone modifiers
     /// take their base's two columns).
-    static func width(of scalars: [UInt32]) -> Int {
+    static func width(of scalars: some Collection<UInt32>) -> Int {
         if scalars.contains(0xFE0E) { return 1 }
         if scalars.contains(0xFE0F) { return 2 }
-        if scalars.count >= 2, isRegionalIndicator(scalars[0]), isRegionalIndicator(scalars[1]) { return 2 }
+        var leading = scalars.makeIterator()
+        if let first = leading.next(), let second = leading.next(), isRegionalIndicator(first),
+            isRegionalIndicator(second)
+        {
+            return 2
+        }
         for scalar in scalars {
             let width = scalar < 0x80 ? 1 : UnicodeWidth.width(of: scalar)
             if width > 0 { return width }
