@@ -39,33 +39,36 @@ enum ReplayCommand {
         let quiet = arguments.flag("--quiet")
         let files = try arguments.positionals()
         guard files.count == 1 else { throw Arguments.Failure(description: "replay takes one FILE\nusage: \(usage)") }
-        let bytes = try readInput(files[0])
+        let input = try ChunkedInput(files[0])
         let terminal = Terminal(columns: columns, rows: rows, scrollback: scrollback)
-        let showProgress = isatty(STDERR_FILENO) != 0 && bytes.count >= progressThreshold && !quiet
+        let total = input.knownSize ?? 0
+        let showProgress = isatty(STDERR_FILENO) != 0 && total >= progressThreshold && !quiet
 
-        let start = ContinuousClock.now
-        bytes.withUnsafeBufferPointer { buffer in
-            guard showProgress else {
-                terminal.feed(buffer)
-                return
+        // Fed as it is read, a chunk at a time (``ChunkedInput``); the time
+        // is the feeds' alone, summed, as when the input was read first.
+        var fed = 0
+        var elapsed = Duration.zero
+        var nextProgress = progressChunk
+        while true {
+            let chunk = try input.next()
+            if chunk.isEmpty { break }
+            let start = ContinuousClock.now
+            terminal.feed(chunk)
+            elapsed += start.duration(to: .now)
+            fed += chunk.count
+            if showProgress && fed >= nextProgress {
+                drawProgress(done: fed, total: max(total, fed))
+                nextProgress = fed + progressChunk
             }
-            var offset = 0
-            while offset < buffer.count {
-                let end = min(offset + progressChunk, buffer.count)
-                terminal.feed(UnsafeBufferPointer(rebasing: buffer[offset..<end]))
-                offset = end
-                drawProgress(done: offset, total: buffer.count)
-            }
-            writeStandardError("\r\u{1B}[K")
         }
-        let elapsed = start.duration(to: .now)
+        if showProgress { writeStandardError("\r\u{1B}[K") }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 
         if !quiet {
             for row in 0..<terminal.rows { print(terminal.screenLine(row)) }
         }
-        let mibps = seconds > 0 ? Double(bytes.count) / 1_048_576 / seconds : 0
-        print("bytes=\(bytes.count) seconds=\(fixed(seconds, digits: 6)) mibps=\(fixed(mibps, digits: 1))")
+        let mibps = seconds > 0 ? Double(fed) / 1_048_576 / seconds : 0
+        print("bytes=\(fed) seconds=\(fixed(seconds, digits: 6)) mibps=\(fixed(mibps, digits: 1))")
     }
 
     static func drawProgress(done: Int, total: Int) {
