@@ -291,6 +291,8 @@ public struct VTParser: Sendable {
                     if decoded == run[count &- 2] {
                         (count, index) = Self.repeatedSequences(
                             of: decoded, length: length, base, index, end, into: run, count: count)
+                    } else if length == 3 {
+                        (count, index) = Self.threeByteSequences(base, index, end, into: run, count: count)
                     }
                     continue
                 }
@@ -367,6 +369,38 @@ public struct VTParser: Sendable {
             run[count] = scalar
             count &+= 1
             index &+= length
+        }
+        return (count, index)
+    }
+
+    /// Appends to `run` the three-byte sequences from `index` while they come
+    /// one after another and the buffer has room: returns the new count and
+    /// index. CJK, kana, Hangul and most symbols are three bytes each, and
+    /// come in runs; each is checked and decoded from one 4-byte load (its
+    /// lead 1110xxxx and both continuations 10xxxxxx by one mask, then the
+    /// value as ``decodeUTF8(_:_:_:_:)`` checks it: not below U+0800, not a
+    /// surrogate) rather than through the lead's classification a byte at a
+    /// time. Anything else, a repeat of the character before included (left
+    /// to ``repeatedSequences(of:length:_:_:_:into:count:)`` by the caller's
+    /// loop), ends the stretch. Stops 4 bytes before the end of the buffer.
+    @inlinable @inline(__always)
+    static func threeByteSequences(
+        _ base: UnsafePointer<UInt8>, _ index: Int, _ end: Int, into run: UnsafeMutableBufferPointer<UInt32>,
+        count: Int
+    ) -> (count: Int, index: Int) {
+        var count = count
+        var index = index
+        let raw = UnsafeRawPointer(base)
+        var previous = run[count &- 1]
+        while count < scalarRunCapacity && index &+ 4 <= end {
+            let word = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt32.self))
+            guard word & 0x00C0_C0F0 == 0x0080_80E0 else { break }
+            let value = (word & 0x0F) << 12 | (word & 0x3F00) >> 2 | (word >> 16) & 0x3F
+            guard value >= 0x800 && value & 0xF800 != 0xD800 && value != previous else { break }
+            run[count] = value
+            previous = value
+            count &+= 1
+            index &+= 3
         }
         return (count, index)
     }
