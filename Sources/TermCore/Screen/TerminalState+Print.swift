@@ -351,9 +351,19 @@ extension TerminalState {
                 // (or, autowrap off, with a narrow one in the last column,
                 // the cell left of it, as in xterm); at the start of the run,
                 // whatever is there.
-                // None (start of the row) or a blank: the general path drops
-                // the mark and counts it.
-                guard let target = Self.characterColumn(at: col &- 1, in: row) else { break }
+                // With autowrap on, a character of this run is at
+                // `lastColumn` (placing one in the last column ends the loop
+                // with a wrap pending), with no cell to inspect: decomposed
+                // text puts a mark after nearly every letter. Otherwise none
+                // (start of the row) or a blank: the general path drops the
+                // mark and counts it.
+                let target: Int
+                if lastColumn >= 0 && autowrap {
+                    target = lastColumn
+                } else {
+                    guard let column = Self.characterColumn(at: col &- 1, in: row) else { break }
+                    target = column
+                }
                 // The cache is checked against the grid's tables once a
                 // call: only a miss here changes them, and it keeps the
                 // cache in step itself.
