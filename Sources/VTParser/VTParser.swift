@@ -270,7 +270,15 @@ public struct VTParser: Sendable {
     mutating func consumeScalars<H: VTHandler>(
         _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, first: UInt32, _ handler: inout H
     ) -> Int {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.scalarRunCapacity) { run in
+        // One character before an escape sequence (colour-dense output sets
+        // a colour for each) goes out alone, without the run's buffer, to
+        // the handler's path for one (callgrind, 2 MiB of truecolor_dense at
+        // 80×24: 106.0M -> 100.4M instructions).
+        if start < end && base[start] == 0x1B {
+            handler.print(first)
+            return start
+        }
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.scalarRunCapacity) { run in
             run[0] = first
             var count = 1
             var index = start

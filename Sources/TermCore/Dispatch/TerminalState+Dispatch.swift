@@ -6,6 +6,7 @@ import VTParser
 
 extension TerminalState: VTHandler {
     mutating func print(_ scalar: UInt32) {
+        if !modes.graphemeClustering && !modes.insert && !protectedPen && printSingleScalar(scalar) { return }
         printScalar(scalar)
     }
 

@@ -196,6 +196,37 @@ extension TerminalState {
         return true
     }
 
+    /// One character that is not ASCII where nothing special applies, as
+    /// `printSingleASCII` for ASCII: no wrap pending, a character of one or
+    /// two columns that fits before the edge over narrow cells. A character
+    /// alone between escape sequences (a colour for each, as colour-dense
+    /// output sends) prints this way, without the run loop's set-up.
+    /// Returns false, having stored nothing, when anything else applies.
+    /// - Precondition: no grapheme clustering, insert mode or protected pen
+    ///   (the caller has tested them).
+    @inline(__always)
+    mutating func printSingleScalar(_ scalar: UInt32) -> Bool {
+        guard !cursor.pendingWrap else { return false }
+        let width = widths.width(of: scalar)
+        guard width > 0 else { return false }
+        let (row, flags, page) = active.rowAndFlags(ScreenRow(cursor.row))
+        let edge = rightEdge(rowFlags: flags)
+        let col = cursor.col
+        let end = col &+ width &- 1
+        guard end <= edge && (row[col].content | row[end].content) & Cell.widthMask == 0 else { return false }
+        bindPen(toPage: page)
+        let cellBits = penCellBits
+        let widthBits = UInt64(width &- 1) << UInt64(Cell.widthShift)
+        UnsafeMutableRawPointer(row + col).storeBytes(of: cellBits | UInt64(scalar) | widthBits, as: UInt64.self)
+        if width == 2 {
+            let tailBits = UInt64(Cell.Width.wideTail.rawValue) << UInt64(Cell.widthShift)
+            UnsafeMutableRawPointer(row + end).storeBytes(of: cellBits | tailBits, as: UInt64.self)
+        }
+        advanceCursor(from: col, by: width, edge: edge)
+        lastGraphic = (scalar, width)
+        return true
+    }
+
     /// Stores `count` ASCII bytes as narrow cells: each byte widened to a
     /// 64-bit cell word (`SIMD8` lowers to byte-to-quadword moves) and ORed
     /// with `cellBits` (the pen's style and link, `penCellBits`), eight at a
