@@ -418,24 +418,40 @@ extension TerminalState {
                 index &+= 1
                 continue
             }
-            // The character must fit: `col + width - 1 <= edge`.
-            let end = col &+ width &- 1
+            if width == 1 {
+                // Narrow, the commonest (letters, box drawing): one cell to
+                // inspect and store, no right half.
+                guard col <= edge else { break }
+                if row[col].content & Cell.widthMask != 0 { clearWideOverlap(row, from: col, count: 1) }
+                UnsafeMutableRawPointer(row + col).storeBytes(of: cellBits | UInt64(scalar), as: UInt64.self)
+                lastColumn = col
+                index &+= 1
+                if col == edge {
+                    if autowrap {
+                        pendingWrap = true
+                        break
+                    }
+                } else {
+                    col &+= 1
+                }
+                continue
+            }
+            // Wide (the table's widths are 0, 1 and 2): both cells must fit
+            // before the edge.
+            let end = col &+ 1
             guard end <= edge else { break }
             // Both cells `clearWideOverlap` inspects narrow (almost always):
             // one test of their width bits ORed, not its two checks.
             if (row[col].content | row[end].content) & Cell.widthMask != 0 {
-                clearWideOverlap(row, from: col, count: width)
+                clearWideOverlap(row, from: col, count: 2)
             }
-            // The pen's cell with the scalar, and for a wide character its
-            // left-half role; the right half is the pen's cell with the
-            // right-half role (as `placeCharacter` builds them).
-            let widthBits = UInt64(width &- 1) << UInt64(Cell.widthShift)
-            UnsafeMutableRawPointer(row + col).storeBytes(
-                of: cellBits | UInt64(scalar) | widthBits, as: UInt64.self)
-            if width == 2 {
-                let tailBits = UInt64(Cell.Width.wideTail.rawValue) << UInt64(Cell.widthShift)
-                UnsafeMutableRawPointer(row + end).storeBytes(of: cellBits | tailBits, as: UInt64.self)
-            }
+            // The pen's cell with the scalar and the left-half role, then the
+            // pen's cell with the right-half role (as `placeCharacter` builds
+            // them).
+            let wideBits = UInt64(Cell.Width.wide.rawValue) << UInt64(Cell.widthShift)
+            let tailBits = UInt64(Cell.Width.wideTail.rawValue) << UInt64(Cell.widthShift)
+            UnsafeMutableRawPointer(row + col).storeBytes(of: cellBits | UInt64(scalar) | wideBits, as: UInt64.self)
+            UnsafeMutableRawPointer(row + end).storeBytes(of: cellBits | tailBits, as: UInt64.self)
             lastColumn = col
             index &+= 1
             // As `advanceCursor`: past the edge the cursor stays in the last
