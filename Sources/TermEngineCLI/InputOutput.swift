@@ -30,7 +30,9 @@ package func readInput(_ path: String) throws -> [UInt8] {
     var ended = false
     var bytes = [UInt8](unsafeUninitializedCapacity: knownSize + 1) { buffer, initialized in
         while initialized < buffer.count {
-            let count = read(descriptor, buffer.baseAddress! + initialized, buffer.count - initialized)
+            // At most 1 GiB a call: Darwin's read(2) refuses counts past
+            // INT_MAX (EINVAL) where Linux reads less.
+            let count = read(descriptor, buffer.baseAddress! + initialized, min(buffer.count - initialized, 1 << 30))
             if count < 0 && errno == EINTR { continue }
             if count < 0 { failure = errno }
             if count <= 0 {
@@ -69,7 +71,7 @@ package struct ChunkedInput: ~Copyable {
 
     private let descriptor: Int32
     private let path: String
-    private let buffer: UnsafeMutableRawBufferPointer
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
     /// The file's length when it is a regular file (it may still grow or
     /// shrink while it is read), nil for a pipe or a terminal.
     package let knownSize: Int?
@@ -84,7 +86,7 @@ package struct ChunkedInput: ~Copyable {
         self.descriptor = descriptor
         self.path = path
         self.knownSize = isRegular ? Int(info.st_size) : nil
-        self.buffer = .allocate(byteCount: Self.chunkSize, alignment: 16)
+        self.buffer = .allocate(capacity: Self.chunkSize)
     }
 
     deinit {
@@ -97,11 +99,12 @@ package struct ChunkedInput: ~Copyable {
     package func next() throws -> UnsafeBufferPointer<UInt8> {
         while true {
             let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0 && errno == EINTR { continue }
+            let failure = errno
+            if count < 0 && failure == EINTR { continue }
             guard count >= 0 else {
-                throw Arguments.Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+                throw Arguments.Failure(description: "cannot read \(path): \(String(cString: strerror(failure)))")
             }
-            return UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
+            return UnsafeBufferPointer(rebasing: buffer[..<count])
         }
     }
 }

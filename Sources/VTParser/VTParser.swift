@@ -257,7 +257,8 @@ public struct VTParser: Sendable {
     /// ``VTHandler/printText(_:)`` when it does. A stretch of ASCII joins only
     /// when a lead byte of non-ASCII text follows it in the buffer and fits,
     /// so a run ends in ASCII only when that sequence turns out not whole or
-    /// not valid. Returns the index after the run.
+    /// not valid. A character alone before an ESC goes to
+    /// ``VTHandler/print(_:)`` instead. Returns the index after the run.
     ///
     /// Text in scripts that separate words with spaces, or that writes
     /// accents as combining marks, alternated between one call for each

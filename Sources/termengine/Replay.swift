@@ -19,7 +19,7 @@ enum ReplayCommand {
     static let details = """
         Feeds FILE (- for standard input) into a terminal, then prints the final screen and
         `bytes=N seconds=S mibps=X` (the time of the feed alone). A progress bar goes to standard
-        error when it is a terminal and the input is at least \(progressThreshold >> 20) MiB.
+        error when it is a terminal and FILE is a regular file of at least \(progressThreshold >> 20) MiB.
 
           --cols C, --rows R   the terminal's size, each 1…1000 (default 80×24)
           --scrollback N       lines of scrollback, 0…\(Terminal.Limits.maxScrollback) (default \(Terminal.Limits.defaultScrollback))

@@ -46,4 +46,33 @@ struct ClusterCacheTests {
         cache.removeAll()
         #expect(cache.id(for: others[1], page: 0) == nil)
     }
+
+    /// Letters with two marks each, all distinct: more than a page's table
+    /// holds (``Limits/clustersPerPage``), so the table is compacted while
+    /// a run of them prints, renumbering the ids the cache and the run's
+    /// cells name. Fed whole (runs) and a byte at a time (one scalar each),
+    /// the screens agree, and a compaction happened.
+    @Test("Marks that fill a page's cluster table compact it in the middle of a run, as one scalar at a time does")
+    func aCompactionInTheMiddleOfARun() {
+        var text = ""
+        var cells = 0
+        for base in Array(0x100...0x17F) + Array(0x410...0x44F) {
+            for first in 0x300...0x36F {
+                for second in [0x316, 0x317, 0x318] {
+                    text.unicodeScalars.append(Unicode.Scalar(base)!)
+                    text.unicodeScalars.append(Unicode.Scalar(first)!)
+                    text.unicodeScalars.append(Unicode.Scalar(second)!)
+                    cells += 1
+                }
+            }
+        }
+        // Each cell interns its letter with both marks, and each (letter,
+        // first mark) pair its letter with the first: past the limit.
+        #expect(cells + cells / 3 > Limits.clustersPerPage)
+        let (whole, oneByOne) = fedWholeAndByteByByte(20, 5, text, then: "\u{1B}[2b", scrollback: 0)
+        #expect(whole.state.active.compactionCount > 0)
+        #expect(oneByOne.state.active.compactionCount > 0)
+        #expect(CellGrid(whole) == CellGrid(oneByOne))
+        #expect(whole.screenLines == oneByOne.screenLines)
+    }
 }

@@ -48,6 +48,19 @@ func printCalls<H: VTHandler>(_ input: [UInt8], into handler: H) -> H {
 struct TextRunTests {
     static let stretchLimit = VTParser.asciiStretchInText
 
+    @Test("A character alone before an ESC is one print call; before anything else, or not alone, a run")
+    func aLoneCharacterBeforeAnEscapeIsOnePrintCall() {
+        // Colour-dense output: a colour, one character, the next colour.
+        let dense = printCalls(Array("\u{1B}[31m漢\u{1B}[32mé\u{1B}[m".utf8), into: PrintCallRecorder()).calls
+        #expect(dense == ["scalar 漢", "scalar é"])
+        // Two characters before the ESC, one before a space or a control, one
+        // at the buffer's end: runs as before.
+        #expect(printCalls(Array("漢字\u{1B}[m".utf8), into: PrintCallRecorder()).calls == ["scalars 漢字"])
+        #expect(printCalls(Array("漢 \u{1B}[m".utf8), into: PrintCallRecorder()).calls == ["scalars 漢", "ascii  "])
+        #expect(printCalls(Array("漢\r".utf8), into: PrintCallRecorder()).calls == ["scalars 漢", "exec 13"])
+        #expect(printCalls(Array("漢".utf8), into: PrintCallRecorder()).calls == ["scalars 漢"])
+    }
+
     @Test("Short ASCII stretches between non-ASCII scalars join one text call")
     func shortASCIIStretchesBetweenNonASCIIScalarsJoinOneTextCall() {
         let calls = printCalls(Array("漢 字 語".utf8), into: PrintCallRecorder()).calls

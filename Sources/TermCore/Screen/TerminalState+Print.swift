@@ -400,12 +400,11 @@ extension TerminalState {
                 // cache in step itself.
                 if cachePage < 0 { cachePage = validClusterCachePage(page) }
                 let cacheKey = Self.clusterCacheKey(extending: row[target], with: scalar)
+                // A miss interns the cluster, which may compact the page's
+                // table and renumber its cells' ids: the REP state is read
+                // back from the cell at `lastColumn` on the way out.
                 var found = clusterExtensions.id(for: cacheKey, page: cachePage)
                 if found == nil {
-                    // REP state first: a cluster-table compaction inside
-                    // `newClusterID` keeps and renumbers the cluster
-                    // `lastGraphic` names.
-                    if lastColumn >= 0 { lastGraphic = Self.graphic(row[lastColumn]) }
                     found = newClusterID(
                         extending: row[target], with: scalar, page: page, cacheKey: cacheKey, cachePage: cachePage)
                 }
@@ -701,17 +700,19 @@ extension TerminalState {
         extending cell: Cell, with scalar: UInt32, page: Int, cacheKey: UInt64, cachePage: Int
     ) -> UInt32? {
         // The cluster's scalars with the new one, on the stack: a cluster
-        // the page has already is then found without allocating.
-        let base = cell.isCluster ? active.pages[page].clusters[cell.value] : nil
-        let count = base?.count ?? 1
+        // the page has already is then found without allocating. They are
+        // copied out of the table rather than held as a slice of it, which
+        // would share the table's array while a new cluster is appended to
+        // it, and the append would copy all of it.
+        let count = cell.isCluster ? active.pages[page].clusters.count(of: cell.value) : 1
         guard count < Limits.clusterScalars else {
             counters.droppedCombiningMarks += 1
             return nil
         }
         let compactions = active.compactionCount
         let found = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: count + 1) { buffer in
-            if let base {
-                _ = buffer.initialize(from: base)
+            if cell.isCluster {
+                active.pages[page].clusters.copy(cell.value, into: buffer)
             } else {
                 buffer[0] = cell.value
             }

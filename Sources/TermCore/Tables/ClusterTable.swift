@@ -47,6 +47,18 @@ struct ClusterTable {
     /// The scalars of cluster `id`, or nil when the table has no such id.
     func scalars(_ id: UInt32) -> ArraySlice<UInt32>? { Int(id) < count ? self[id] : nil }
 
+    /// How many scalars cluster `id` has.
+    func count(of id: UInt32) -> Int { range(Int(id)).count }
+
+    /// Copies cluster `id`'s scalars to the start of `buffer` (room for
+    /// them at least), holding no reference to the table's storage after.
+    func copy(_ id: UInt32, into buffer: UnsafeMutableBufferPointer<UInt32>) {
+        let range = range(Int(id))
+        scalars.withUnsafeBufferPointer { scalars in
+            _ = buffer.initialize(from: UnsafeBufferPointer(rebasing: scalars[range]))
+        }
+    }
+
     /// FNV-1a over the scalars, folded: clusters are a few scalars long.
     @inline(__always)
     static func hash(_ scalars: UnsafeBufferPointer<UInt32>) -> Int {
