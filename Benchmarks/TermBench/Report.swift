@@ -366,10 +366,14 @@ struct Report {
             if rows.contains(where: { !$0.race.isEmpty }) {
                 text +=
                     paragraph
-                    + "\nwhole-process race at \(size): median wall seconds of \(runner.raceRuns) run(s), start to exit "
+                    + "\nwhole-process race at \(size): median wall seconds of \(runner.raceRuns) run(s), start to exit, "
+                    + (runner.raceBytes > 0
+                        ? "each file repeated to \(runner.raceBytes >> 20) MiB or more "
+                        : "each file as it is ")
                 let replay = runner.termenginePath.map { "\($0) replay" } ?? "termengine replay"
                 text += "(\(replay) --quiet vs each harness with --runs 1; in the rows fed in chunks, "
-                text += "termbench feed --chunk N --runs 1 --warmup 0, since replay feeds its input in one call)\n"
+                text += "termbench feed --chunk N --runs 1 --warmup 0, "
+                text += "since replay has no option for the size of its calls)\n"
                 let racers = rows.first { !$0.race.isEmpty }!.race.map(\.engine)
                 let baseRaced = baseEngine.map(racers.contains) ?? false
                 var race = [
@@ -552,6 +556,7 @@ struct Report {
             "machine": machine(),
             "config": [
                 "runs": runner.runs, "warmup": runner.warmup, "race_runs": runner.raceRuns,
+                "race_bytes": runner.raceBytes,
                 "scrollback": runner.scrollback, "sizes": runner.sizes.map(\.description), "quick": runner.quick,
                 "corpus": runner.corpusDirectory, "base": runner.base?.revision ?? NSNull(),
             ] as [String: Any],
