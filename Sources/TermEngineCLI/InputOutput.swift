@@ -9,53 +9,10 @@ import CommandLineOptions
 #endif
 
 /// Reads a whole input file, or standard input for "-", straight into one
-/// array (no intermediate `Data`: a 16 MiB replay is held once, not twice).
-/// A regular file is read into the array's own storage, sized from its
-/// length, with no buffer between (copied through a 64 KiB chunk, a 64 MiB
-/// replay spent about as long being read as being fed); what is past that
-/// length (a file that grew) and other inputs (pipes, a terminal) come in
-/// chunks. Not mapped: a mapped file cut short by another process faults
-/// the reader (SIGBUS), and no input may crash it.
+/// array (no intermediate `Data`: a 16 MiB replay is held once, not twice):
+/// ``ChunkedInput/readAll()``.
 package func readInput(_ path: String) throws -> [UInt8] {
-    let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY)
-    guard descriptor >= 0 else {
-        throw Arguments.Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
-    }
-    defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-    var info = stat()
-    let knownSize = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
-    var failure: Int32 = 0
-    // The known size and one byte more: a read that fills that byte finds
-    // the file longer than it was, and the rest comes in chunks.
-    var ended = false
-    var bytes = [UInt8](unsafeUninitializedCapacity: knownSize + 1) { buffer, initialized in
-        while initialized < buffer.count {
-            // At most 1 GiB a call: Darwin's read(2) refuses counts past
-            // INT_MAX (EINVAL) where Linux reads less.
-            let count = read(descriptor, buffer.baseAddress! + initialized, min(buffer.count - initialized, 1 << 30))
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { failure = errno }
-            if count <= 0 {
-                ended = count == 0
-                return
-            }
-            initialized += count
-        }
-    }
-    if failure == 0 && !ended {
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { failure = errno }
-            if count <= 0 { break }
-            bytes.append(contentsOf: chunk[..<count])
-        }
-    }
-    guard failure == 0 else {
-        throw Arguments.Failure(description: "cannot read \(path): \(String(cString: strerror(failure)))")
-    }
-    return bytes
+    try ChunkedInput(path).readAll()
 }
 
 /// An input file, or standard input for "-", read a chunk at a time into
@@ -97,16 +54,64 @@ package struct ChunkedInput: ~Copyable {
     /// The next chunk (valid until the next call), empty at the end of the
     /// input. A chunk is what one `read` returned: a pipe's may be short.
     package func next() throws -> UnsafeBufferPointer<UInt8> {
+        let count = try read(into: buffer.baseAddress!, count: buffer.count)
+        return UnsafeBufferPointer(rebasing: buffer[..<count])
+    }
+
+    /// The whole input in one array. A regular file is read into the
+    /// array's own storage, sized from its length, with no buffer between
+    /// (copied through a 64 KiB chunk, a 64 MiB replay spent about as long
+    /// being read as being fed); what is past that length (a file that
+    /// grew) and other inputs (pipes, a terminal) come in chunks. Not
+    /// mapped: a mapped file cut short by another process faults the reader
+    /// (SIGBUS), and no input may crash it.
+    package consuming func readAll() throws -> [UInt8] {
+        // The known size and one byte more: a read that fills that byte
+        // finds the file longer than it was, and the rest comes in chunks.
+        var failure: (any Error)?
+        var ended = false
+        var bytes = [UInt8](unsafeUninitializedCapacity: (knownSize ?? 0) + 1) { array, initialized in
+            do {
+                while initialized < array.count {
+                    let count = try read(into: array.baseAddress! + initialized, count: array.count - initialized)
+                    if count == 0 {
+                        ended = true
+                        return
+                    }
+                    initialized += count
+                }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        while !ended {
+            let chunk = try next()
+            bytes.append(contentsOf: chunk)
+            ended = chunk.isEmpty
+        }
+        return bytes
+    }
+
+    /// One `read` of at most `count` bytes (and at most 1 GiB: Darwin's
+    /// read(2) refuses counts past INT_MAX, where Linux reads less), again
+    /// when interrupted; 0 at the end of the input.
+    private func read(into start: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
         while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            let result = systemRead(descriptor, start, min(count, 1 << 30))
             let failure = errno
-            if count < 0 && failure == EINTR { continue }
-            guard count >= 0 else {
+            if result < 0 && failure == EINTR { continue }
+            guard result >= 0 else {
                 throw Arguments.Failure(description: "cannot read \(path): \(String(cString: strerror(failure)))")
             }
-            return UnsafeBufferPointer(rebasing: buffer[..<count])
+            return result
         }
     }
+}
+
+/// The C library's `read`, named apart from ``ChunkedInput``'s own.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
 }
 
 /// Writes `bytes` to a file (created, or truncated, with mode 0666 less the
