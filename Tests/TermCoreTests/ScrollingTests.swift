@@ -244,7 +244,8 @@ struct CarriageReturnLineFeedTests {
 
 /// Plain lines after a CR LF (printable ASCII, then CR LF) are printed in one
 /// loop when the cursor is at the start of the bottom row of a full-screen
-/// scroll region (`TerminalState.printLines`). Each line must come out as
+/// scroll region on the primary screen (`TerminalState.printLines`; regions
+/// that keep no line: RegionLinesTests). Each line must come out as
 /// ctlseqs has it for the text and then CR and LF, the same as when the
 /// bytes arrive one at a time through the parser's general paths; in every
 /// other state the lines go through those paths.
@@ -528,17 +529,17 @@ struct PlainLinesTests {
     /// lines go through the general paths, with the same result as byte by
     /// byte and as ctlseqs has it.
     @Test("Other states take the general paths") func otherStatesTakeTheGeneralPaths() {
-        // A scroll region: the top row stays.
-        #expect(fedBothWays(10, 3, "top\(CSI)2;3r\(CSI)3;1H\r\nab\r\ncd\r\n").screenLines == ["top", "cd", ""])
+        // A scroll region from the top row to above the last: the lines go
+        // to the scrollback and the last row stays (regions that keep no
+        // line have a loop of their own: RegionLinesTests).
+        let fromTheTop = fedBothWays(10, 3, "\(CSI)3;1Hend\(CSI)1;2r\(CSI)2;1H\r\nab\r\ncd\r\n")
+        #expect(fromTheTop.screenLines == ["cd", "", "end"])
+        #expect(fromTheTop.scrollbackLines == ["", "", "ab"])
         // Left and right margins: CR returns to the left margin, and a line
         // wraps at the right one.
         #expect(
             fedBothWays(10, 2, "\(CSI)?69h\(CSI)3;8s\(CSI)2;5H\r\nab\r\ncd\r\n").screenLines == ["  cd", ""])
         #expect(fedBothWays(10, 2, "\(CSI)?69h\(CSI)1;5s\(CSI)1;1H\r\nabcdefg\r\n").screenLines == ["fg", ""])
-        // The alternate screen keeps no scrollback.
-        let alternate = fedBothWays(10, 2, "\(CSI)?1049h\r\nab\r\ncd\r\nef")
-        #expect(alternate.screenLines == ["cd", "ef"])
-        #expect(alternate.scrollbackCount == 0)
         // Insert mode shifts what the row holds.
         #expect(
             fedBothWays(10, 2, "\(CSI)2;1Hxyz\(CSI)1;1H\(CSI)4h\r\nab\r\n").screenLines == ["abxyz", ""])

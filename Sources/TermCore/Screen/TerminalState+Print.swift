@@ -57,16 +57,24 @@ extension TerminalState {
     /// Plain lines after a CR LF (the parser's `VTHandler.printLines(_:)`,
     /// passed on by Dispatch/), each printed as `printASCII` prints it and
     /// followed by CR LF, in one loop: the steady state of scrolling output,
-    /// where a line is one row's cells stored and the screen scrolled. Takes
-    /// lines only in that state: the cursor at the start of the bottom row of
-    /// a full-screen scroll region on the primary screen, no left and right
-    /// margins, no double-size rows, ASCII in GL with no single shift
-    /// pending, neither insert mode nor a protected pen, and the erase cell's
-    /// style already interned (as after any scroll since the last background
-    /// change); and only lines that fit the row (a longer one wraps, which
-    /// the parser's usual calls do). CR LF there returns the cursor to the
-    /// same place, so every line starts in the same state; LNM adds a CR that
-    /// changes nothing.
+    /// where a line is one row's cells stored and the screen or a region
+    /// scrolled. Takes lines only in that state: the cursor at the start of
+    /// the bottom row of the scroll region, no left and right margins, no
+    /// double-size rows, ASCII in GL with no single shift pending, neither
+    /// insert mode nor a protected pen; and a region that is either the
+    /// whole primary screen (its lines go to the scrollback:
+    /// `Grid.writeLinesAtBottom`) or one whose scrolls keep no line, of the
+    /// alternate screen or starting below the top row
+    /// (`Grid.writeLinesAtRegionBottom`: full-screen TUIs that scroll a part
+    /// of the screen, `less`, `vim`, a status line kept below the region).
+    /// A primary-screen region from the top row to above the bottom one
+    /// feeds the scrollback and then moves the rows below it back (xterm),
+    /// and takes the usual calls. Only lines that fit the row are taken (a
+    /// longer one wraps, which the parser's usual calls do). CR LF there
+    /// returns the cursor to the same place, so every line starts in the same
+    /// state; LNM adds a CR that changes nothing. The erase cell's style is
+    /// interned for a page only once a recycled row there needs it, as a
+    /// scroll would.
     ///
     /// Generic so that this folder names no parser type, and inlined into
     /// its one caller, Dispatch/'s `printLines(_:)`, where the lines are the
@@ -77,14 +85,34 @@ extension TerminalState {
     /// instructions in the engine).
     @inline(__always)
     mutating func printPlainLines<Lines: PlainLineSource>(_ lines: inout Lines) {
-        // The same conditions as `lineFeed`'s whole-screen scroll, and
-        // `printASCII`'s for storing a run: the CR LF before has already
-        // cancelled any pending wrap and REP's character.
+        // The same conditions as `lineFeed`'s scrolls, and `printASCII`'s
+        // for storing a run: the CR LF before has already cancelled any
+        // pending wrap and REP's character.
         guard
-            cursor.row == rows &- 1 && cursor.col == 0 && scrollTop == 0 && scrollBottom == rows &- 1
-                && !modes.leftRightMargins && !isAlternateScreen && charsets.isPlainASCII && !modes.insert
-                && !protectedPen && !active.mayHoldDoubleSizeRows
+            cursor.row == scrollBottom && cursor.col == 0 && !modes.leftRightMargins && charsets.isPlainASCII
+                && !modes.insert && !protectedPen && !active.mayHoldDoubleSizeRows
         else { return }
+        if scrollTop == 0 && scrollBottom == rows &- 1 && !isAlternateScreen {
+            printPlainLines(&lines, wholeScreen: true)
+        } else if (scrollTop > 0 || isAlternateScreen) && scrollBottom > scrollTop {
+            printPlainLinesInRegion(&lines)
+        }
+    }
+
+    /// `printPlainLines` in a region that keeps no line, out of line: inlined
+    /// beside the whole-screen loop, it made the compiler keep that loop's
+    /// values in other registers and spill more (callgrind, 2 MiB of plain
+    /// scrolling at 80×24: 7 more instructions a line).
+    @inline(never)
+    mutating func printPlainLinesInRegion<Lines: PlainLineSource>(_ lines: inout Lines) {
+        printPlainLines(&lines, wholeScreen: false)
+    }
+
+    /// The loop of `printPlainLines`, once its conditions hold: the grid's
+    /// loop for the whole screen or for a region. `wholeScreen` is a
+    /// constant at each call, so that each copy holds one loop.
+    @inline(__always)
+    mutating func printPlainLines<Lines: PlainLineSource>(_ lines: inout Lines, wholeScreen: Bool) {
         let columns = self.columns
         // A local copy for the loop, written back after it (8 fewer
         // instructions a line than taking from the `inout` directly).
@@ -108,47 +136,25 @@ extension TerminalState {
             let tables = active.page(ofScreenRow: ScreenRow(cursor.row))
             bindPen(toPage: tables)
             let cellBits = penCellBits
-            let stop = active.writeLinesAtBottom(
-                tables: tables, cellBits: cellBits, fill: fill, bottomIsRecycled: bottomIsRecycled,
-                linesTaken: &linesTaken
-            ) { row, isRecycled in
-                guard isRecycled else {
-                    // The cursor's row, asked for once, first: the line taken
-                    // above, which may cut a wide character in two.
-                    let count = firstLine.count
-                    if count > 0 {
-                        let start = firstLine.baseAddress.unsafelyUnwrapped
-                        Self.clearWideOverlap(row, from: 0, count: count, columns: columns)
-                        Self.storeASCII(start, count: count, into: row, cellBits: cellBits)
-                    }
-                    return count
+            let stop: BottomLinesStop
+            if wholeScreen {
+                stop = active.writeLinesAtBottom(
+                    tables: tables, cellBits: cellBits, fill: fill, bottomIsRecycled: bottomIsRecycled,
+                    linesTaken: &linesTaken
+                ) { row, isRecycled in
+                    Self.writePlainLine(
+                        into: row, isRecycled: isRecycled, firstLine: firstLine, from: &taken, columns: columns,
+                        cellBits: cellBits)
                 }
-                // A row the grid fills past the line (or whole, with no line):
-                // each eight bytes the scan loads are stored as cells at once,
-                // those past the line's end with the rest. One pass over the
-                // line instead of two (callgrind, plain scrolling at 80×24: 22
-                // fewer instructions a line; +8% MiB/s). The eight bytes, loaded
-                // little-endian, are the lanes of a `SIMD8<UInt8>` in order.
-                let cells = UnsafeMutableRawPointer(row)
-                let cellWords = SIMD8<UInt64>(repeating: cellBits)
-                guard
-                    let (text, handedOut) = taken.next(
-                        maxLength: columns,
-                        handingOutEights: { offset, bytes in
-                            Self.storeEightCells(
-                                unsafeBitCast(bytes, to: SIMD8<UInt8>.self), into: cells, at: offset,
-                                cellWords: cellWords)
-                        })
-                else { return nil }
-                let count = text.count
-                if count > 0 {
-                    let start = text.baseAddress.unsafelyUnwrapped
-                    if handedOut < count {
-                        Self.storeASCII(
-                            start + handedOut, count: count &- handedOut, into: row + handedOut, cellBits: cellBits)
-                    }
+            } else {
+                stop = active.writeLinesAtRegionBottom(
+                    top: scrollTop, bottom: scrollBottom, tables: tables, cellBits: cellBits, fill: fill,
+                    bottomIsRecycled: bottomIsRecycled, linesTaken: &linesTaken
+                ) { row, isRecycled in
+                    Self.writePlainLine(
+                        into: row, isRecycled: isRecycled, firstLine: firstLine, from: &taken, columns: columns,
+                        cellBits: cellBits)
                 }
-                return count
             }
             switch stop {
             case .noLine:
@@ -162,6 +168,52 @@ extension TerminalState {
             }
             bottomIsRecycled = true
         }
+    }
+
+    /// One line of `printPlainLines` stored in the bottom row `row`, for the
+    /// grid's loops: the number of cells written from the row's start, or
+    /// nil when no line comes. The cursor's row, asked for once and first
+    /// (`isRecycled` false), takes `firstLine`, already taken, which may cut
+    /// a wide character in two. A recycled row takes the next line of
+    /// `lines`, and may be left holding anything past it (the grid fills or
+    /// marks those cells).
+    @inline(__always)
+    static func writePlainLine<Lines: PlainLineSource>(
+        into row: UnsafeMutablePointer<Cell>, isRecycled: Bool, firstLine: UnsafeBufferPointer<UInt8>,
+        from lines: inout Lines, columns: Int, cellBits: UInt64
+    ) -> Int? {
+        guard isRecycled else {
+            let count = firstLine.count
+            if count > 0 {
+                let start = firstLine.baseAddress.unsafelyUnwrapped
+                clearWideOverlap(row, from: 0, count: count, columns: columns)
+                storeASCII(start, count: count, into: row, cellBits: cellBits)
+            }
+            return count
+        }
+        // Each eight bytes the scan loads are stored as cells at once, those
+        // past the line's end with the rest. One pass over the line instead
+        // of two (callgrind, plain scrolling at 80×24: 22 fewer instructions
+        // a line; +8% MiB/s). The eight bytes, loaded little-endian, are the
+        // lanes of a `SIMD8<UInt8>` in order.
+        let cells = UnsafeMutableRawPointer(row)
+        let cellWords = SIMD8<UInt64>(repeating: cellBits)
+        guard
+            let (text, handedOut) = lines.next(
+                maxLength: columns,
+                handingOutEights: { offset, bytes in
+                    storeEightCells(
+                        unsafeBitCast(bytes, to: SIMD8<UInt8>.self), into: cells, at: offset, cellWords: cellWords)
+                })
+        else { return nil }
+        let count = text.count
+        if count > 0 {
+            let start = text.baseAddress.unsafelyUnwrapped
+            if handedOut < count {
+                storeASCII(start + handedOut, count: count &- handedOut, into: row + handedOut, cellBits: cellBits)
+            }
+        }
+        return count
     }
 
     /// The erase blank as tables `tables` name it, with the pen bound there
