@@ -372,8 +372,7 @@ struct Report {
                         : "each file as it is ")
                 let replay = runner.termenginePath.map { "\($0) replay" } ?? "termengine replay"
                 text += "(\(replay) --quiet vs each harness with --runs 1; in the rows fed in chunks, "
-                text += "termbench feed --chunk N --runs 1 --warmup 0, "
-                text += "since replay has no option for the size of its calls)\n"
+                text += "both with --chunk N)\n"
                 let racers = rows.first { !$0.race.isEmpty }!.race.map(\.engine)
                 let baseRaced = baseEngine.map(racers.contains) ?? false
                 var race = [

@@ -276,14 +276,14 @@ struct Runner {
                         "--scrollback", scrollbackText, "--quiet",
                     ]
                 },
-                // `termengine replay` feeds its input in one call and has
-                // no option to do otherwise, so in the chunked rows the
-                // whole process is `termbench feed --chunk` (which also
-                // starts, reads the file, feeds it and exits).
+                // The chunked rows: `replay --chunk`, fed in calls of that
+                // size as the references' harnesses are. (Before it had the
+                // option, these rows raced `termbench feed --chunk`, whose
+                // Foundation start-up was most of a row's time at 16 MiB.)
                 chunkedRace: { file, size, chunk in
                     [
-                        myself, "feed", file, String(size.columns), String(size.rows), "--scrollback", scrollbackText,
-                        "--runs", "1", "--warmup", "0", "--chunk", String(chunk),
+                        termengine, "replay", file, "--cols", String(size.columns), "--rows", String(size.rows),
+                        "--scrollback", scrollbackText, "--chunk", String(chunk), "--quiet",
                     ]
                 }),
             harness("libvterm", "libvterm-harness", version: debian("libvterm0")),

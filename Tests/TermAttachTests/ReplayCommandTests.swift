@@ -57,6 +57,36 @@ struct ReplayCommandTests {
         #expect(lines[6].hasPrefix("bytes=\(bytes.count) seconds="))
     }
 
+    /// `--chunk BYTES` feeds in calls of at most BYTES, as a PTY's reads
+    /// deliver output: every sequence and character cut somewhere, the rows
+    /// are those of the bytes fed in one call.
+    @Test("replay --chunk feeds in small calls and prints the rows of one call", arguments: [1, 7, 4096])
+    func chunkedReplayPrintsTheRowsOfOneCall(chunk: Int) throws {
+        var bytes: [UInt8] = []
+        for index in 0..<400 {
+            let move = "\u{1B}[\(index % 6 + 1);\(index % 50 + 1)H\u{1B}[3\(index % 8)m"
+            bytes += Array((move + "漢字 é\u{301} \(index)\r\n").utf8)
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("chunks-\(UUID().uuidString).bin")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try PackageExecutable("termengine").run([
+            "replay", file.path, "--cols", "60", "--rows", "6", "--chunk", String(chunk),
+        ])
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let whole = Terminal(columns: 60, rows: 6, scrollback: 0)
+        whole.feed(bytes)
+        #expect(lines.count == 8 && Array(lines[0..<6]) == (0..<6).map { whole.screenLine($0) }, "\(lines)")
+        #expect(lines.count == 8 && lines[6].hasPrefix("bytes=\(bytes.count) seconds="))
+    }
+
+    @Test("replay --chunk 0 is refused with the range") func chunkOfZeroIsRefused() throws {
+        let run = try PackageExecutable("termengine").run(["replay", "-", "--chunk", "0"])
+        #expect(run.status != 0)
+        #expect(run.errors.contains("--chunk must be a whole number in 1…1073741824, got '0'"), "\(run.errors)")
+    }
+
     @Test("replay of standard input and of a missing file: the bytes read, or one line naming the file")
     func standardInputAndMissingFile() throws {
         // Standard input is /dev/null here: nothing to feed.
