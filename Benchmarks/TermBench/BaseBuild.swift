@@ -28,6 +28,10 @@ struct BaseBuild {
     /// Whether the base's `termbench feed` takes `--chunk N`; a base from
     /// before the option takes no part in the chunked rows.
     var feedsInChunks = false
+    /// Whether the base's `termengine replay` takes `--chunk BYTES` (from
+    /// 2026-12-06 on): its chunked race rows run it, as the current build's
+    /// do; before, they run its `termbench feed --chunk N`.
+    var replayFeedsInChunks = false
 
     /// The engine's name in tables and JSON: `termengine@<short commit>`.
     var engineName: String { "termengine@" + shortCommit }
@@ -92,9 +96,10 @@ struct BaseBuild {
         if !feedsInChunks {
             log("termbench: \(shortCommit)'s termbench feed has no --chunk; the base is not in the chunked rows")
         }
+        let replayFeedsInChunks = termengine.map { helpMentions($0, "[--chunk BYTES]") } ?? false
         return BaseBuild(
             revision: revision, commit: commit, shortCommit: shortCommit, directory: directory, termbench: termbench,
-            termengine: termengine, feedsInChunks: feedsInChunks)
+            termengine: termengine, feedsInChunks: feedsInChunks, replayFeedsInChunks: replayFeedsInChunks)
     }
 
     /// Whether `binary help` prints `usage` (the subcommand exists).

@@ -372,7 +372,11 @@ struct Report {
                         : "each file as it is ")
                 let replay = runner.termenginePath.map { "\($0) replay" } ?? "termengine replay"
                 text += "(\(replay) --quiet vs each harness with --runs 1; in the rows fed in chunks, "
-                text += "both with --chunk N)\n"
+                text += "both with --chunk N"
+                if let base = runner.base, base.termengine != nil, !base.replayFeedsInChunks {
+                    text += ", and the base, whose replay has no --chunk, as its termbench feed --chunk N"
+                }
+                text += ")\n"
                 let racers = rows.first { !$0.race.isEmpty }!.race.map(\.engine)
                 let baseRaced = baseEngine.map(racers.contains) ?? false
                 var race = [

@@ -317,7 +317,16 @@ struct Runner {
                 },
                 feedsInChunks: base.feedsInChunks,
                 chunkedRace: { file, size, chunk in
-                    [
+                    if let binary = base.termengine, base.replayFeedsInChunks {
+                        return [
+                            binary, "replay", file, "--cols", String(size.columns), "--rows", String(size.rows),
+                            "--scrollback", scrollbackText, "--chunk", String(chunk), "--quiet",
+                        ]
+                    }
+                    // A base from before `replay --chunk`: its whole process
+                    // is its `termbench feed --chunk` (Foundation's start-up
+                    // included, which the report says).
+                    return [
                         base.termbench, "feed", file, String(size.columns), String(size.rows), "--scrollback",
                         scrollbackText, "--runs", "1", "--warmup", "0", "--chunk", String(chunk),
                     ]

@@ -148,7 +148,7 @@ extension TerminalState {
                 }
             } else {
                 stop = active.writeLinesAtRegionBottom(
-                    top: scrollTop, bottom: scrollBottom, tables: tables, cellBits: cellBits, fill: fill,
+                    top: scrollTop, bottom: scrollBottom, tables: tables, fill: fill,
                     bottomIsRecycled: bottomIsRecycled, linesTaken: &linesTaken
                 ) { row, isRecycled in
                     Self.writePlainLine(

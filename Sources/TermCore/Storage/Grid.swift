@@ -692,9 +692,9 @@ struct Grid {
     }
 
     /// `writeLinesAtBottom` for a scroll region whose scrolls keep no line:
-    /// rows `top...bottom`, full width, of the alternate screen (with any
-    /// margins) or of a region below the top row (`scrollUp` with no
-    /// scrollback to feed). Calls `writeLine` with the region's bottom row,
+    /// rows `top...bottom`, full width (no left and right margins), of the
+    /// alternate screen (any top and bottom margins) or of a region below
+    /// the top row (`scrollUp` with no scrollback to feed). Calls `writeLine` with the region's bottom row,
     /// and after each line taken scrolls the region up one line as
     /// `scrollUp(top:bottom:count:fill:intoHistory:)` does: the top line is
     /// dropped and its slot, reset, becomes the bottom row.
@@ -715,8 +715,8 @@ struct Grid {
     /// `writeLinesAtBottom`'s.
     @inline(__always)
     mutating func writeLinesAtRegionBottom(
-        top: Int, bottom: Int, tables boundTables: Int, cellBits: UInt64, fill: Cell?, bottomIsRecycled: Bool,
-        linesTaken: inout Int, _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>, _ isRecycled: Bool) -> Int?
+        top: Int, bottom: Int, tables boundTables: Int, fill: Cell?, bottomIsRecycled: Bool, linesTaken: inout Int,
+        _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>, _ isRecycled: Bool) -> Int?
     ) -> BottomLinesStop {
         let height = bottom &- top &+ 1
         let linesBefore = linesTaken
