@@ -631,19 +631,17 @@ struct Grid {
             let row = cells + slot &* columns
             guard let written = writeLine(row, isRecycled) else {
                 if isRecycled {
-                    Self.fill(row, with: fillCell, count: columns)
-                    staleFrom[slot] = UInt16(truncatingIfNeeded: columns)
+                    Self.settleRow(row, slot: slot, after: 0, fill: fillCell, columns: columns, staleFrom: staleFrom)
                 }
                 break
             }
             if !isRecycled {
                 // A recycled row was stamped when it was reset, below.
                 generations[slot] = stamp
-            } else if fillIsEmpty && lines >= deferFrom {
-                staleFrom[slot] = UInt16(truncatingIfNeeded: written)
             } else {
-                Self.fill(row + written, with: fillCell, count: columns &- written)
-                staleFrom[slot] = UInt16(truncatingIfNeeded: columns)
+                Self.settleRow(
+                    row, slot: slot, after: written, fill: fillCell, leavingStale: fillIsEmpty && lines >= deferFrom,
+                    columns: columns, staleFrom: staleFrom)
             }
             lines &+= 1
             bottom = bottom &+ 1 == slotCount ? 0 : bottom &+ 1
@@ -755,18 +753,14 @@ struct Grid {
             let row = cells + slot &* columns
             guard let written = writeLine(row, isRecycled) else {
                 if isRecycled {
-                    Self.fill(row, with: fillCell, count: columns)
-                    staleFrom[slot] = UInt16(truncatingIfNeeded: columns)
+                    Self.settleRow(row, slot: slot, after: 0, fill: fillCell, columns: columns, staleFrom: staleFrom)
                 }
                 break
             }
             if isRecycled {
-                if fillIsEmpty && lines >= deferFrom {
-                    staleFrom[slot] = UInt16(truncatingIfNeeded: written)
-                } else {
-                    Self.fill(row + written, with: fillCell, count: columns &- written)
-                    staleFrom[slot] = UInt16(truncatingIfNeeded: columns)
-                }
+                Self.settleRow(
+                    row, slot: slot, after: written, fill: fillCell, leavingStale: fillIsEmpty && lines >= deferFrom,
+                    columns: columns, staleFrom: staleFrom)
             }
             lines &+= 1
             // The region scrolls: its top line's slot comes up as the
@@ -796,6 +790,25 @@ struct Grid {
         }
         linesTaken = linesBefore &+ lines
         return stop
+    }
+
+    /// A recycled row of the plain-lines loops once `written` cells of a
+    /// line are stored from its start (0: no line came): the cells past them
+    /// are marked stale when `leavingStale` (the fill is the empty cell, see
+    /// `writeLinesAtBottom`), and filled with `fill` otherwise. Static, with
+    /// the loops' locals: the grid's fields would be reloaded after the
+    /// row's stores.
+    @inline(__always)
+    private static func settleRow(
+        _ row: UnsafeMutablePointer<Cell>, slot: Int, after written: Int, fill: Cell, leavingStale: Bool = false,
+        columns: Int, staleFrom: UnsafeMutablePointer<UInt16>
+    ) {
+        if leavingStale {
+            staleFrom[slot] = UInt16(truncatingIfNeeded: written)
+        } else {
+            Grid.fill(row + written, with: fill, count: columns &- written)
+            staleFrom[slot] = UInt16(truncatingIfNeeded: columns)
+        }
     }
 
     /// Scrolls rows `top...bottom` down by `count`; blank rows enter at the top.
