@@ -24,6 +24,18 @@ import TermCore
 /// creating it), the
 /// allocation count of the last run's second half, the peak RSS, the
 /// scrollback held and a hash of the final screen text.
+///
+/// The second half is a steady state only where the first filled the
+/// scrollback and went round its ring: a corpus of few lines (every cell
+/// its own truecolour SGR, 2,761 lines in 16 MiB at 80×24) still grows
+/// pages' tables for the first time there. So TermEngine's result line
+/// also has `steady_allocs=`, counted (untimed, on a terminal of its own)
+/// over one pass of the file fed after the terminal has been through as many
+/// passes again as it took to fill its scrollback (or to stop growing it),
+/// and 4 passes at least: by then every row of the ring has been written
+/// twice, so each page has filled both of its eras' tables (`Grid.renewEra`)
+/// at least once.
+/// `steady_passes=` is the passes fed before the counted one.
 enum FeedCommand {
     static let usage = """
         termbench feed FILE COLS ROWS [--engine termengine|memchr] [--runs N] [--warmup N] [--scrollback N]
@@ -88,7 +100,8 @@ enum FeedCommand {
         }
         let mebibytes = Double(bytes.count) / 1_048_576
         let last = results[results.count - 1]
-        let allocations = termbench_alloc_counter_active() != 0 ? String(last.allocations) : "-1"
+        let counting = termbench_alloc_counter_active() != 0
+        let allocations = counting ? String(last.allocations) : "-1"
         var fields = [
             "bytes=\(bytes.count)",
             "seconds=\(String(format: "%.6f", median(results.map(\.seconds))))",
@@ -103,7 +116,48 @@ enum FeedCommand {
             "screen=\(hex16(last.screen))",
         ]
         fields += last.storage
+        if engine == .termengine && counting {
+            let steady = bytes.withUnsafeBufferPointer { buffer in
+                steadyStateAllocations(buffer, columns: columns, rows: rows, scrollback: scrollback, chunk: chunk)
+            }
+            fields += ["steady_allocs=\(steady.allocations)", "steady_passes=\(steady.passes)"]
+        }
         print(fields.joined(separator: " "))
+    }
+
+    /// The most passes `steadyStateAllocations` feeds before the one it
+    /// counts: a file that adds a line in many passes is not worth more.
+    static let maxWarmupPasses = 64
+    /// The fewest passes `steadyStateAllocations` feeds before the one it counts.
+    static let minWarmupPasses = 4
+
+    /// The allocations of one pass of `bytes` on a terminal in a steady
+    /// state (see the type's comment), and the passes fed before it.
+    static func steadyStateAllocations(
+        _ bytes: UnsafeBufferPointer<UInt8>, columns: Int, rows: Int, scrollback: Int, chunk: Int
+    ) -> (allocations: UInt64, passes: Int) {
+        let terminal = Terminal(columns: columns, rows: rows, scrollback: scrollback)
+        var passes = 0
+        // Until the scrollback is full or a pass adds nothing to it…
+        while passes < maxWarmupPasses {
+            let held = terminal.scrollbackCount
+            feed(terminal, bytes, chunk: chunk)
+            passes += 1
+            if terminal.scrollbackCount == scrollback || terminal.scrollbackCount == held { break }
+        }
+        // …then as many again, and 4 in all at least: the ring goes round
+        // once more, and a page's tables have taken their eras' rows a few
+        // times (link_churn, whose scrollback fills in one pass, grew a link
+        // table in its 3rd and 4th, none after).
+        let warmup = min(max(2 * passes, minWarmupPasses), maxWarmupPasses)
+        while passes < warmup {
+            feed(terminal, bytes, chunk: chunk)
+            passes += 1
+        }
+        let before = termbench_alloc_counts_now()
+        feed(terminal, bytes, chunk: chunk)
+        let after = termbench_alloc_counts_now()
+        return (after.allocations - before.allocations, passes)
     }
 
     /// One timed run of the engine on a fresh terminal.

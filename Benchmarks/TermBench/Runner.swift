@@ -67,6 +67,11 @@ struct Measurement {
     var heapBytes = 0
     /// Allocations in the second half of the feed; -1 when not counted.
     var allocations = -1
+    /// Allocations of a pass in a steady state (`steady_allocs=`, see
+    /// `FeedCommand`); nil from a harness that does not count them.
+    var steadyAllocations: Int?
+    /// The passes fed before the one `steadyAllocations` counts.
+    var steadyPasses: Int?
     var allocatedBytes = 0
     /// VmHWM reported by the process itself.
     var peakResidentKiB = 0
@@ -552,6 +557,8 @@ struct Runner {
             measurement.seconds = Double(fields["seconds"] ?? "") ?? 0
             measurement.heapBytes = Int(fields["heap_bytes"] ?? "") ?? 0
             measurement.allocations = Int(fields["allocs"] ?? "") ?? -1
+            measurement.steadyAllocations = fields["steady_allocs"].flatMap { Int($0) }
+            measurement.steadyPasses = fields["steady_passes"].flatMap { Int($0) }
             measurement.allocatedBytes = Int(fields["alloc_bytes"] ?? "") ?? 0
             measurement.peakResidentKiB = Int(fields["peak_rss_kib"] ?? "") ?? 0
             measurement.scrollback = Int(fields["scrollback"] ?? "") ?? 0

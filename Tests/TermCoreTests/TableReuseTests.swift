@@ -60,4 +60,82 @@ struct TableReuseTests {
         #expect(table[key] == Style(foreground: .rgb(9, 9, 9), flags: .bold))
         #expect(table.styles.capacity == capacity)
     }
+
+    /// The address of an array's storage.
+    static func address<Element>(_ array: [Element]) -> UnsafeRawPointer? {
+        array.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+    }
+
+    @Test("An empty table's reset writes nothing: a copy's storage stays shared with it")
+    func anEmptyTablesResetLeavesSharedStorageShared() {
+        // A grid makes its pages' tables as copies of one, sharing their
+        // arrays; a reset of an era whose page named no link (or no style
+        // but the default) must not copy them: that was an allocation in
+        // the steady state of output with styles and no links.
+        var links = HyperlinkTable()
+        let linksCopy = links
+        links.removeAll()
+        #expect(Self.address(links.entries) == Self.address(linksCopy.entries))
+        #expect(Self.address(links.slots) == Self.address(linksCopy.slots))
+        var styles = StyleTable()
+        _ = styles.key(for: Style(foreground: .rgb(1, 2, 3), flags: .italic))
+        styles.removeAll()
+        let stylesCopy = styles
+        styles.removeAll()
+        #expect(Self.address(styles.styles) == Self.address(stylesCopy.styles))
+        // Emptied, each still works as a fresh table does.
+        let uri = Array("https://example.com".utf8)
+        let id = uri.withUnsafeBufferPointer { links.id(uri: $0, linkID: nil) }
+        #expect(id == 1)
+        #expect(links[1] == Hyperlink(uri: "https://example.com"))
+        #expect(linksCopy.count == 1)
+        let key = styles.key(for: Style(foreground: .rgb(4, 5, 6), flags: .italic))!
+        #expect(styles[key] == Style(foreground: .rgb(4, 5, 6), flags: .italic))
+        #expect(stylesCopy.count == 1)
+        var clusters = ClusterTable()
+        clusters.removeAll()
+        let cluster = clusters.id(for: [0x65, 0x301])!
+        #expect(clusters[cluster] == [0x65, 0x301])
+    }
+
+    @Test("A table with entries is still emptied by a reset")
+    func aTableWithEntriesIsEmptied() {
+        var links = HyperlinkTable()
+        let uri = Array("https://example.com/a".utf8)
+        _ = uri.withUnsafeBufferPointer { links.id(uri: $0, linkID: nil) }
+        #expect(links.count == 2)
+        links.removeAll()
+        #expect(links.count == 1)
+        // The link is gone: interning it again gives it the first id anew,
+        // and another link the next.
+        #expect(uri.withUnsafeBufferPointer { links.id(uri: $0, linkID: nil) } == 1)
+        let other = Array("https://example.com/b".utf8)
+        #expect(other.withUnsafeBufferPointer { links.id(uri: $0, linkID: nil) } == 2)
+        var clusters = ClusterTable()
+        _ = clusters.id(for: [0x61, 0x300])
+        clusters.removeAll()
+        #expect(clusters.count == 0)
+    }
+
+    @Test("The title stack takes room for its whole depth with its first push")
+    func theTitleStackTakesItsWholeDepthAtOnce() {
+        let terminal = Terminal(columns: 10, rows: 2, scrollback: 0)
+        #expect(terminal.state.titleStack.capacity < Limits.titleStackDepth)
+        terminal.feed(Array("\u{1B}]2;one\u{07}\u{1B}[22;0t".utf8))
+        let capacity = terminal.state.titleStack.capacity
+        #expect(capacity >= Limits.titleStackDepth)
+        // Pushes up to the depth, and past it (the oldest dropped), keep it.
+        for index in 0..<(Limits.titleStackDepth + 3) {
+            terminal.feed(Array("\u{1B}]2;t\(index)\u{07}\u{1B}[22;0t".utf8))
+        }
+        #expect(terminal.state.titleStack.count == Limits.titleStackDepth)
+        #expect(terminal.state.titleStack.capacity == capacity)
+        // The newest 10 of the 14 pushes ("one", t0…t12) are kept: the pops
+        // give t12 down to t3.
+        for index in stride(from: Limits.titleStackDepth + 2, through: 3, by: -1) {
+            terminal.feed(Array("\u{1B}[23;0t".utf8))
+            #expect(terminal.title == "t\(index)")
+        }
+        #expect(terminal.state.titleStack.isEmpty)
+    }
 }

@@ -72,6 +72,10 @@ extension TerminalState {
             titleStack.removeFirst()
             counters.droppedTitles += 1
         }
+        // Room for the whole stack with its first entry: grown an entry at
+        // a time, a program that pushes more than it pops (vim_scroll,
+        // replayed) allocated again at its 2nd, 3rd, 5th and 9th push.
+        if titleStack.capacity < Limits.titleStackDepth { titleStack.reserveCapacity(Limits.titleStackDepth) }
         titleStack.append((which == 1 ? nil : title, which == 2 ? nil : iconName))
     }
 

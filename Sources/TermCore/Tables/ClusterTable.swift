@@ -25,8 +25,10 @@ struct ClusterTable {
     var count: Int { ends.count }
 
     /// Empties the table, keeping its arrays' capacity (an era's reset): the
-    /// next era of the page takes its clusters without allocating.
+    /// next era of the page takes its clusters without allocating. An empty
+    /// table is left as it is (see `HyperlinkTable.removeAll()`).
     mutating func removeAll() {
+        guard !ends.isEmpty else { return }
         scalars.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
         slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }

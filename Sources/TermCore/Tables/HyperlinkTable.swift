@@ -51,15 +51,20 @@ struct HyperlinkTable {
     /// The keys of the links (``key(uri:linkID:)``'s layout), end to end.
     private var bytes: [UInt8] = []
     /// Each link's key and hash; entry 0 is "no link".
-    private var entries = [Entry(start: 0, count: 0, hash: 0)]
+    private(set) var entries = [Entry(start: 0, count: 0, hash: 0)]
     /// Open addressing: slots hold a link id (0 = empty); at most half full.
-    private var slots = [UInt16](repeating: 0, count: 64)
+    private(set) var slots = [UInt16](repeating: 0, count: 64)
 
     var count: Int { entries.count }
 
     /// Empties the table, keeping the arrays' capacity (an era's reset: the
     /// next era fills them again without allocating). Zeroes the index.
+    /// An empty table is left as it is: its arrays may be shared with every
+    /// other page's (the grid makes its pages' tables as copies of one), and
+    /// writing to them would copy them (style_churn's resets, whose pages
+    /// have no link, allocated twice each so).
     mutating func removeAll() {
+        guard entries.count > 1 else { return }
         bytes.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)
         entries.append(Entry(start: 0, count: 0, hash: 0))

@@ -233,6 +233,10 @@ struct StyleTable {
 
     init() { insertIntoIndex(id: 0) }
 
+    /// An empty table to put in a table's place while it is taken out (a
+    /// copy of it shares its arrays: assigning it allocates nothing).
+    static let placeholder = StyleTable()
+
     /// The capacity a table takes when its first style beyond the default
     /// comes (its index twice as many slots): tables keep their capacity
     /// from era to era, so a page allocates only when an era needs more
@@ -245,8 +249,10 @@ struct StyleTable {
 
     /// Empties the table but for the default style, keeping the arrays'
     /// capacity (an era's reset: the next era fills them again without
-    /// allocating). Visits no cell; zeroes the index.
+    /// allocating). Visits no cell; zeroes the index. A table with no style
+    /// but the default is left as it is (see `HyperlinkTable.removeAll()`).
     mutating func removeAll() {
+        guard styles.count > 1 else { return }
         styles.removeAll(keepingCapacity: true)
         styles.append(Style())
         slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
