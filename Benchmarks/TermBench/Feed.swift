@@ -11,12 +11,13 @@ import TermCore
 /// reference harnesses share (Benchmarks/reference/rust/harness-common):
 ///
 ///     termbench feed FILE COLS ROWS [--engine termengine|memchr] [--runs N] [--warmup N]
-///                                   [--scrollback N] [--chunk N] [--dump]
+///                                   [--scrollback N] [--chunk N] [--steady] [--dump]
 ///
 /// Every run feeds the whole file into a fresh `Terminal`, in two halves: the
 /// first half warms the terminal up (styles interned, scrollback filling),
-/// and the heap allocations made during the second half are the
-/// "steady-state" count. Only the feed is timed; the file is read before.
+/// and the heap allocations made during the second half are counted (the
+/// harness protocol's `allocs=`). Only the feed is timed; the file is read
+/// before.
 /// `--chunk N` (N > 0) feeds each half in calls of at most N bytes, as a
 /// terminal hands on what one read() of its PTY returned.
 /// The result line carries the median time and rate, the terminal's heap
@@ -28,18 +29,23 @@ import TermCore
 /// The second half is a steady state only where the first filled the
 /// scrollback and went round its ring: a corpus of few lines (every cell
 /// its own truecolour SGR, 2,761 lines in 16 MiB at 80×24) still grows
-/// pages' tables for the first time there. So TermEngine's result line
-/// also has `steady_allocs=`, counted (untimed, on a terminal of its own)
+/// pages' tables for the first time there. So with `--steady` TermEngine's
+/// result line also has `steady_allocs=` (and `steady_alloc_bytes=`), counted
+/// (untimed, after the timed runs, on a terminal of its own)
 /// over one pass of the file fed after the terminal has been through as many
-/// passes again as it took to fill its scrollback (or to stop growing it),
+/// passes again as it took to fill its scrollback (or to stop growing it
+/// with the cursor back on the same row),
 /// and 4 passes at least: by then every row of the ring has been written
 /// twice, so each page has filled both of its eras' tables (`Grid.renewEra`)
 /// at least once.
-/// `steady_passes=` is the passes fed before the counted one.
+/// `steady_passes=` is the passes fed before the counted one, and
+/// `steady_reached=0` says that the scrollback was still growing when the
+/// passes ran out (``maxWarmupPasses``): the count is then not a steady
+/// state's.
 enum FeedCommand {
     static let usage = """
         termbench feed FILE COLS ROWS [--engine termengine|memchr] [--runs N] [--warmup N] [--scrollback N]
-                                      [--chunk N] [--dump]
+                                      [--chunk N] [--steady] [--dump]
         """
 
     enum Engine: String {
@@ -72,6 +78,7 @@ enum FeedCommand {
         let scrollback = try options.integer("--scrollback", in: 0...Terminal.Limits.maxScrollback, default: 10_000)
         let chunk = try options.integer("--chunk", in: 0...(1 << 30), default: 0)
         let dump = options.flag("--dump")
+        let steady = options.flag("--steady")
         let positionals = try options.positionals()
         guard positionals.count == 3,
             let columns = Int(positionals[1]), Terminal.Limits.dimensions.contains(columns),
@@ -116,11 +123,14 @@ enum FeedCommand {
             "screen=\(hex16(last.screen))",
         ]
         fields += last.storage
-        if engine == .termengine && counting {
-            let steady = bytes.withUnsafeBufferPointer { buffer in
+        if steady && engine == .termengine && counting {
+            let pass = bytes.withUnsafeBufferPointer { buffer in
                 steadyStateAllocations(buffer, columns: columns, rows: rows, scrollback: scrollback, chunk: chunk)
             }
-            fields += ["steady_allocs=\(steady.allocations)", "steady_passes=\(steady.passes)"]
+            fields += [
+                "steady_allocs=\(pass.allocations)", "steady_alloc_bytes=\(pass.bytes)",
+                "steady_passes=\(pass.passes)", "steady_reached=\(pass.reached ? 1 : 0)",
+            ]
         }
         print(fields.joined(separator: " "))
     }
@@ -131,19 +141,25 @@ enum FeedCommand {
     /// The fewest passes `steadyStateAllocations` feeds before the one it counts.
     static let minWarmupPasses = 4
 
-    /// The allocations of one pass of `bytes` on a terminal in a steady
-    /// state (see the type's comment), and the passes fed before it.
+    /// The allocations (and bytes allocated) of one pass of `bytes` on a
+    /// terminal in a steady state (see the type's comment), the passes fed
+    /// before it, and whether the scrollback had stopped growing.
     static func steadyStateAllocations(
         _ bytes: UnsafeBufferPointer<UInt8>, columns: Int, rows: Int, scrollback: Int, chunk: Int
-    ) -> (allocations: UInt64, passes: Int) {
+    ) -> (allocations: UInt64, bytes: UInt64, passes: Int, reached: Bool) {
         let terminal = Terminal(columns: columns, rows: rows, scrollback: scrollback)
         var passes = 0
-        // Until the scrollback is full or a pass adds nothing to it…
-        while passes < maxWarmupPasses {
-            let held = terminal.scrollbackCount
+        var reached = false
+        // Until the scrollback is full or a pass adds nothing to it and
+        // leaves the cursor's row as it was (a screen still filling adds
+        // nothing to the scrollback either)…
+        while passes < maxWarmupPasses && !reached {
+            let held = (terminal.scrollbackCount, terminal.cursor.position.row)
             feed(terminal, bytes, chunk: chunk)
             passes += 1
-            if terminal.scrollbackCount == scrollback || terminal.scrollbackCount == held { break }
+            reached =
+                terminal.scrollbackCount == scrollback
+                || (terminal.scrollbackCount, terminal.cursor.position.row) == held
         }
         // …then as many again, and 4 in all at least: the ring goes round
         // once more, and a page's tables have taken their eras' rows a few
@@ -157,7 +173,7 @@ enum FeedCommand {
         let before = termbench_alloc_counts_now()
         feed(terminal, bytes, chunk: chunk)
         let after = termbench_alloc_counts_now()
-        return (after.allocations - before.allocations, passes)
+        return (after.allocations - before.allocations, after.bytes - before.bytes, passes, reached)
     }
 
     /// One timed run of the engine on a fresh terminal.

@@ -211,6 +211,14 @@ struct Report {
         // first filling of pages' tables where the scrollback still grows.
         let steady = mine.map { ($0.0, $0.1.steadyAllocations ?? $0.1.allocations) }
         let allocating = steady.filter { $0.1 != 0 }
+        let unsettled = mine.filter { $0.1.steadyReached == false }
+        let unsettledDetail =
+            unsettled.isEmpty
+            ? ""
+            : "; not settled when the passes ran out (a count of a still growing scrollback): "
+                + unsettled.map { "\($0.0.corpus) \($0.0.size)" }.joined(separator: ", ")
+        let fellBack = mine.filter { $0.1.steadyAllocations == nil }.count
+        let fellBackDetail = fellBack == 0 ? "" : "; \(fellBack) with no steady count, their second half read instead"
         let secondHalf = mine.filter { $0.1.allocations != 0 }
         let secondHalfDetail =
             secondHalf.isEmpty
@@ -228,7 +236,7 @@ struct Report {
                     ? "0 on all \(mine.count) runs"
                     : "\(allocating.count) of \(mine.count) allocate, e.g. "
                         + allocating.prefix(4).map { "\($0.0.corpus) \($0.0.size): \($0.1)" }
-                        .joined(separator: ", ")) + "; " + secondHalfDetail))
+                        .joined(separator: ", ")) + unsettledDetail + fellBackDetail + "; " + secondHalfDetail))
         return verdicts + issue17Acceptance()
     }
 
@@ -532,9 +540,11 @@ struct Report {
                     entry["heap_bytes"] = m.heapBytes
                     entry["bytes_per_cell"] = bytesPerCell(m, result.size)
                     entry["second_half_allocations"] = m.allocations
-                    entry["steady_state_allocations"] = m.steadyAllocations ?? m.allocations
+                    entry["second_half_allocated_bytes"] = m.allocatedBytes
+                    if let steady = m.steadyAllocations { entry["steady_state_allocations"] = steady }
+                    if let bytes = m.steadyAllocatedBytes { entry["steady_state_allocated_bytes"] = bytes }
                     if let passes = m.steadyPasses { entry["steady_state_passes"] = passes }
-                    entry["steady_state_allocated_bytes"] = m.allocatedBytes
+                    if let reached = m.steadyReached { entry["steady_state_reached"] = reached }
                     entry["peak_rss_kib"] = m.peakResidentKiB
                     entry["process_max_rss_kib"] = m.childMaxResidentKiB
                     entry["scrollback_lines"] = m.scrollback

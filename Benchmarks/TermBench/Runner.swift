@@ -72,6 +72,11 @@ struct Measurement {
     var steadyAllocations: Int?
     /// The passes fed before the one `steadyAllocations` counts.
     var steadyPasses: Int?
+    /// The bytes allocated in that pass.
+    var steadyAllocatedBytes: Int?
+    /// False when the scrollback was still growing as the passes ran out
+    /// (`steady_reached=0`): the count is not a steady state's.
+    var steadyReached: Bool?
     var allocatedBytes = 0
     /// VmHWM reported by the process itself.
     var peakResidentKiB = 0
@@ -468,7 +473,12 @@ struct Runner {
                     // as long (the current engine on truecolor_dense).
                     for index in order where !rounds[index].contains(where: \.timedOut) {
                         let engine = usable[index]
-                        let measurement = measure(engine, file: path, size: size, chunk: chunk, extra: extra(engine))
+                        // The subject's steady-state count, untimed, in the
+                        // last round only (`Measurement.combining` keeps the
+                        // last round's counts).
+                        let steady = engine.role == .subject && round == runs - 1 ? ["--steady"] : []
+                        let measurement = measure(
+                            engine, file: path, size: size, chunk: chunk, extra: extra(engine) + steady)
                         if measurement.timedOut {
                             log("termbench: \(engine.name) timed out on \(name) \(size); not run on it again")
                         }
@@ -559,6 +569,8 @@ struct Runner {
             measurement.allocations = Int(fields["allocs"] ?? "") ?? -1
             measurement.steadyAllocations = fields["steady_allocs"].flatMap { Int($0) }
             measurement.steadyPasses = fields["steady_passes"].flatMap { Int($0) }
+            measurement.steadyAllocatedBytes = fields["steady_alloc_bytes"].flatMap { Int($0) }
+            measurement.steadyReached = fields["steady_reached"].map { $0 == "1" }
             measurement.allocatedBytes = Int(fields["alloc_bytes"] ?? "") ?? 0
             measurement.peakResidentKiB = Int(fields["peak_rss_kib"] ?? "") ?? 0
             measurement.scrollback = Int(fields["scrollback"] ?? "") ?? 0

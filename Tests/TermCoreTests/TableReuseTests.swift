@@ -93,9 +93,14 @@ struct TableReuseTests {
         #expect(styles[key] == Style(foreground: .rgb(4, 5, 6), flags: .italic))
         #expect(stylesCopy.count == 1)
         var clusters = ClusterTable()
+        _ = clusters.id(for: [0x65, 0x301])
         clusters.removeAll()
+        let clustersCopy = clusters
+        clusters.removeAll()
+        #expect(Self.storage(clusters) == Self.storage(clustersCopy))
         let cluster = clusters.id(for: [0x65, 0x301])!
         #expect(clusters[cluster] == [0x65, 0x301])
+        #expect(clustersCopy.count == 0)
     }
 
     @Test("A table with entries is still emptied by a reset")
