@@ -143,4 +143,23 @@ struct TableReuseTests {
         }
         #expect(terminal.state.titleStack.isEmpty)
     }
+
+    @Test("The storage estimate counts a table's storage once however many pages share it")
+    func sharedTableStorageCountsOnce() {
+        // One page to a row. A truecolor character on each of the first
+        // `rows` rows gives those pages a style table of their own; their
+        // link and cluster tables stay the ones every page shares.
+        func usage(styledRows: Int) -> Int {
+            let terminal = Terminal(columns: 10, rows: 6, scrollback: 0, rowsPerPage: 1)
+            var input: [UInt8] = []
+            for row in 0..<styledRows { input += Array("\u{1B}[\(row + 1);1H\u{1B}[3;38;2;1;2;\(row)mx".utf8) }
+            terminal.feed(input)
+            return terminal.storageUsage.tableBytes
+        }
+        var table = StyleTable()
+        _ = table.key(for: Style(foreground: .rgb(1, 2, 0), flags: .italic))
+        // Each styled page adds its style table's bytes and nothing else.
+        #expect(usage(styledRows: 4) - usage(styledRows: 1) == 3 * table.heapBytes)
+        #expect(usage(styledRows: 1) > usage(styledRows: 0))
+    }
 }

@@ -40,8 +40,9 @@ extension Terminal {
 }
 
 extension Grid {
-    /// Adds this grid's storage to `usage`. Pages that still share the
-    /// tables every page starts with count them once.
+    /// Adds this grid's storage to `usage`. Table storage that pages share
+    /// (the tables every page starts with, until a page writes to them)
+    /// counts once.
     func addStorageUsage(to usage: inout Terminal.StorageUsage) {
         let slots = storage.slotCount
         usage.cells += slots * columns
@@ -52,12 +53,11 @@ extension Grid {
         let physicalPages = pages.count / 2
         usage.rowBytes += slots * perRow + physicalPages * (MemoryLayout<UInt8>.stride + 2 * MemoryLayout<Int32>.stride)
         usage.tableBytes += HeapEstimate.array(pages, of: PageTables.self)
-        var countedFresh = false
+        var counted = Set<UnsafeRawPointer>()
         for page in pages {
-            let isFresh = page.styles.count == 1 && page.links.count == 1 && page.clusters.count == 0
-            if isFresh && countedFresh { continue }
-            countedFresh = countedFresh || isFresh
-            usage.tableBytes += page.styles.heapBytes + page.links.heapBytes + page.clusters.heapBytes
+            usage.tableBytes +=
+                page.styles.heapBytes(counted: &counted) + page.links.heapBytes(counted: &counted)
+                + page.clusters.heapBytes(counted: &counted)
         }
     }
 }
@@ -71,6 +71,20 @@ enum HeapEstimate {
 
     static func array<Element>(_ array: [Element], of _: Element.Type) -> Int {
         array.capacity == 0 ? 0 : header + array.capacity * MemoryLayout<Element>.stride
+    }
+
+    /// `array(_:of:)`, or 0 when the buffer is in `counted` already: copies
+    /// of an array share its buffer until one is written (the tables every
+    /// page starts with are copies of one, and an empty one stays shared
+    /// through its page's resets). Adds the buffer to `counted`.
+    static func array<Element>(_ array: [Element], of type: Element.Type, counted: inout Set<UnsafeRawPointer>)
+        -> Int
+    {
+        guard array.capacity > 0 else { return 0 }
+        if let address = array.withUnsafeBufferPointer({ $0.baseAddress }) {
+            guard counted.insert(UnsafeRawPointer(address)).inserted else { return 0 }
+        }
+        return Self.array(array, of: type)
     }
 
     /// A string's heap buffer: none up to 15 UTF-8 bytes (stored inline).

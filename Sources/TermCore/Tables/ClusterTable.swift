@@ -212,7 +212,15 @@ extension ClusterTable {
     /// The heap bytes the table holds: the clusters' scalars, their ends
     /// and the index.
     var heapBytes: Int {
-        HeapEstimate.array(scalars, of: UInt32.self) + HeapEstimate.array(ends, of: UInt32.self)
-            + HeapEstimate.array(slots, of: UInt32.self)
+        var counted = Set<UnsafeRawPointer>()
+        return heapBytes(counted: &counted)
+    }
+
+    /// `heapBytes`, less the buffers in `counted` (shared with a table
+    /// counted before); adds its own to `counted`.
+    func heapBytes(counted: inout Set<UnsafeRawPointer>) -> Int {
+        HeapEstimate.array(scalars, of: UInt32.self, counted: &counted)
+            + HeapEstimate.array(ends, of: UInt32.self, counted: &counted)
+            + HeapEstimate.array(slots, of: UInt32.self, counted: &counted)
     }
 }

@@ -262,7 +262,15 @@ extension HyperlinkTable {
     /// The heap bytes the table holds: the links' bytes, the entries and the
     /// index, by capacity.
     var heapBytes: Int {
-        HeapEstimate.array(bytes, of: UInt8.self) + HeapEstimate.array(entries, of: Entry.self)
-            + HeapEstimate.array(slots, of: UInt16.self)
+        var counted = Set<UnsafeRawPointer>()
+        return heapBytes(counted: &counted)
+    }
+
+    /// `heapBytes`, less the buffers in `counted` (shared with a table
+    /// counted before); adds its own to `counted`.
+    func heapBytes(counted: inout Set<UnsafeRawPointer>) -> Int {
+        HeapEstimate.array(bytes, of: UInt8.self, counted: &counted)
+            + HeapEstimate.array(entries, of: Entry.self, counted: &counted)
+            + HeapEstimate.array(slots, of: UInt16.self, counted: &counted)
     }
 }

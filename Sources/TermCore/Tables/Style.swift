@@ -360,6 +360,14 @@ struct StyleTable {
 extension StyleTable {
     /// The heap bytes the table holds: its styles and its index, by capacity.
     var heapBytes: Int {
-        HeapEstimate.array(styles, of: Style.self) + HeapEstimate.array(slots, of: UInt32.self)
+        var counted = Set<UnsafeRawPointer>()
+        return heapBytes(counted: &counted)
+    }
+
+    /// `heapBytes`, less the buffers in `counted` (shared with a table
+    /// counted before); adds its own to `counted`.
+    func heapBytes(counted: inout Set<UnsafeRawPointer>) -> Int {
+        HeapEstimate.array(styles, of: Style.self, counted: &counted)
+            + HeapEstimate.array(slots, of: UInt32.self, counted: &counted)
     }
 }
