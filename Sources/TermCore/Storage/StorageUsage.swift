@@ -62,6 +62,21 @@ extension Grid {
     }
 }
 
+/// A value whose heap buffers can be counted once across copies that share
+/// them (the page tables).
+protocol HeapCounted {
+    /// The bytes of its heap buffers not in `counted`, which it adds there.
+    func heapBytes(counted: inout Set<UnsafeRawPointer>) -> Int
+}
+
+extension HeapCounted {
+    /// The bytes of its heap buffers.
+    var heapBytes: Int {
+        var counted = Set<UnsafeRawPointer>()
+        return heapBytes(counted: &counted)
+    }
+}
+
 /// Heap sizes of the standard library's containers, as their layout makes
 /// them on 64-bit platforms: a header of two words plus the elements'
 /// capacity (arrays), or the UTF-8 bytes of a string too long to be inline.

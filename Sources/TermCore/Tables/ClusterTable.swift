@@ -208,16 +208,9 @@ struct ClusterExtensionCache {
     }
 }
 
-extension ClusterTable {
-    /// The heap bytes the table holds: the clusters' scalars, their ends
-    /// and the index.
-    var heapBytes: Int {
-        var counted = Set<UnsafeRawPointer>()
-        return heapBytes(counted: &counted)
-    }
-
-    /// `heapBytes`, less the buffers in `counted` (shared with a table
-    /// counted before); adds its own to `counted`.
+extension ClusterTable: HeapCounted {
+    /// The heap bytes the table holds (the clusters' scalars, their ends and
+    /// the index) in buffers not in `counted`, which it adds there.
     func heapBytes(counted: inout Set<UnsafeRawPointer>) -> Int {
         HeapEstimate.array(scalars, of: UInt32.self, counted: &counted)
             + HeapEstimate.array(ends, of: UInt32.self, counted: &counted)

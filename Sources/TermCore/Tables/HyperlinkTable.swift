@@ -258,16 +258,9 @@ struct HyperlinkTable {
     }
 }
 
-extension HyperlinkTable {
-    /// The heap bytes the table holds: the links' bytes, the entries and the
-    /// index, by capacity.
-    var heapBytes: Int {
-        var counted = Set<UnsafeRawPointer>()
-        return heapBytes(counted: &counted)
-    }
-
-    /// `heapBytes`, less the buffers in `counted` (shared with a table
-    /// counted before); adds its own to `counted`.
+extension HyperlinkTable: HeapCounted {
+    /// The heap bytes the table holds (the links' bytes, the entries and the
+    /// index, by capacity) in buffers not in `counted`, which it adds there.
     func heapBytes(counted: inout Set<UnsafeRawPointer>) -> Int {
         HeapEstimate.array(bytes, of: UInt8.self, counted: &counted)
             + HeapEstimate.array(entries, of: Entry.self, counted: &counted)

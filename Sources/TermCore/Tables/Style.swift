@@ -357,15 +357,9 @@ struct StyleTable {
     }
 }
 
-extension StyleTable {
-    /// The heap bytes the table holds: its styles and its index, by capacity.
-    var heapBytes: Int {
-        var counted = Set<UnsafeRawPointer>()
-        return heapBytes(counted: &counted)
-    }
-
-    /// `heapBytes`, less the buffers in `counted` (shared with a table
-    /// counted before); adds its own to `counted`.
+extension StyleTable: HeapCounted {
+    /// The heap bytes the table holds (its styles and its index, by
+    /// capacity) in buffers not in `counted`, which it adds there.
     func heapBytes(counted: inout Set<UnsafeRawPointer>) -> Int {
         HeapEstimate.array(styles, of: Style.self, counted: &counted)
             + HeapEstimate.array(slots, of: UInt32.self, counted: &counted)
