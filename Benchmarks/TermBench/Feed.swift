@@ -124,29 +124,25 @@ enum FeedCommand {
         ]
         fields += last.storage
         if steady && engine == .termengine && counting {
-            let pass = bytes.withUnsafeBufferPointer { buffer in
-                steadyStateAllocations(buffer, columns: columns, rows: rows, scrollback: scrollback, chunk: chunk)
-            }
-            fields += [
-                "steady_allocs=\(pass.allocations)", "steady_alloc_bytes=\(pass.bytes)",
-                "steady_passes=\(pass.passes)", "steady_reached=\(pass.reached ? 1 : 0)",
-            ]
+            fields +=
+                bytes.withUnsafeBufferPointer { buffer in
+                    steadyPass(buffer, columns: columns, rows: rows, scrollback: scrollback, chunk: chunk)
+                }.fields
         }
         print(fields.joined(separator: " "))
     }
 
-    /// The most passes `steadyStateAllocations` feeds before the one it
-    /// counts: a file that adds a line in many passes is not worth more.
+    /// The most passes `steadyPass` feeds before the one it counts: a file
+    /// that adds a line in many passes is not worth more.
     static let maxWarmupPasses = 64
-    /// The fewest passes `steadyStateAllocations` feeds before the one it counts.
+    /// The fewest passes `steadyPass` feeds before the one it counts.
     static let minWarmupPasses = 4
 
-    /// The allocations (and bytes allocated) of one pass of `bytes` on a
-    /// terminal in a steady state (see the type's comment), the passes fed
-    /// before it, and whether the scrollback had stopped growing.
-    static func steadyStateAllocations(
+    /// One pass of `bytes` counted on a terminal in a steady state (see the
+    /// type's comment).
+    static func steadyPass(
         _ bytes: UnsafeBufferPointer<UInt8>, columns: Int, rows: Int, scrollback: Int, chunk: Int
-    ) -> (allocations: UInt64, bytes: UInt64, passes: Int, reached: Bool) {
+    ) -> SteadyPass {
         let terminal = Terminal(columns: columns, rows: rows, scrollback: scrollback)
         var passes = 0
         var reached = false
@@ -173,7 +169,9 @@ enum FeedCommand {
         let before = termbench_alloc_counts_now()
         feed(terminal, bytes, chunk: chunk)
         let after = termbench_alloc_counts_now()
-        return (after.allocations - before.allocations, after.bytes - before.bytes, passes, reached)
+        return SteadyPass(
+            allocations: Int(after.allocations - before.allocations),
+            allocatedBytes: Int(after.bytes - before.bytes), passesBefore: passes, reached: reached)
     }
 
     /// One timed run of the engine on a fresh terminal.
@@ -252,6 +250,45 @@ enum FeedCommand {
             text += "\n"
         }
         return text
+    }
+}
+
+/// The allocations of one pass of a file on a terminal in a steady state
+/// (`termbench feed --steady`, see `FeedCommand`), as the result line's
+/// `steady_*=` fields carry them: written and read here, in one place.
+struct SteadyPass {
+    var allocations: Int
+    var allocatedBytes: Int
+    /// The passes fed before the counted one.
+    var passesBefore: Int
+    /// False when the scrollback was still growing as the passes ran out
+    /// (`FeedCommand.maxWarmupPasses`): the count is not a steady state's.
+    var reached: Bool
+
+    /// The result line's fields.
+    var fields: [String] {
+        [
+            "steady_allocs=\(allocations)", "steady_alloc_bytes=\(allocatedBytes)",
+            "steady_passes=\(passesBefore)", "steady_reached=\(reached ? 1 : 0)",
+        ]
+    }
+
+    /// The pass a result line's fields carry; nil from a harness that counts none.
+    init?(fields: [String: String]) {
+        guard let allocations = fields["steady_allocs"].flatMap({ Int($0) }),
+            let allocatedBytes = fields["steady_alloc_bytes"].flatMap({ Int($0) }),
+            let passesBefore = fields["steady_passes"].flatMap({ Int($0) }), let reached = fields["steady_reached"]
+        else { return nil }
+        self.init(
+            allocations: allocations, allocatedBytes: allocatedBytes, passesBefore: passesBefore,
+            reached: reached == "1")
+    }
+
+    init(allocations: Int, allocatedBytes: Int, passesBefore: Int, reached: Bool) {
+        self.allocations = allocations
+        self.allocatedBytes = allocatedBytes
+        self.passesBefore = passesBefore
+        self.reached = reached
     }
 }
 

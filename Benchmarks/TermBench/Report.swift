@@ -209,15 +209,15 @@ struct Report {
         // feed counted one (`steady_allocs=`), else the second half of the
         // feed; the second half is reported beside it, as it includes the
         // first filling of pages' tables where the scrollback still grows.
-        let steady = mine.map { ($0.0, $0.1.steadyAllocations ?? $0.1.allocations) }
+        let steady = mine.map { ($0.0, $0.1.steady?.allocations ?? $0.1.allocations) }
         let allocating = steady.filter { $0.1 != 0 }
-        let unsettled = mine.filter { $0.1.steadyReached == false }
+        let unsettled = mine.filter { $0.1.steady?.reached == false }
         let unsettledDetail =
             unsettled.isEmpty
             ? ""
             : "; not settled when the passes ran out (a count of a still growing scrollback): "
                 + unsettled.map { "\($0.0.corpus) \($0.0.size)" }.joined(separator: ", ")
-        let fellBack = mine.filter { $0.1.steadyAllocations == nil }.count
+        let fellBack = mine.filter { $0.1.steady == nil }.count
         let fellBackDetail = fellBack == 0 ? "" : "; \(fellBack) with no steady count, their second half read instead"
         let secondHalf = mine.filter { $0.1.allocations != 0 }
         let secondHalfDetail =
@@ -382,7 +382,7 @@ struct Report {
                         $0.error == nil ? ($0.allocations < 0 ? "?" : String($0.allocations)) : nil
                     } ?? "-"
                 }
-                line.append(result.measurement(subject)?.steadyAllocations.map(String.init) ?? "-")
+                line.append(result.measurement(subject)?.steady.map { String($0.allocations) } ?? "-")
                 memory.append(line)
             }
             text += align(memory)
@@ -541,10 +541,12 @@ struct Report {
                     entry["bytes_per_cell"] = bytesPerCell(m, result.size)
                     entry["second_half_allocations"] = m.allocations
                     entry["second_half_allocated_bytes"] = m.allocatedBytes
-                    if let steady = m.steadyAllocations { entry["steady_state_allocations"] = steady }
-                    if let bytes = m.steadyAllocatedBytes { entry["steady_state_allocated_bytes"] = bytes }
-                    if let passes = m.steadyPasses { entry["steady_state_passes"] = passes }
-                    if let reached = m.steadyReached { entry["steady_state_reached"] = reached }
+                    if let steady = m.steady {
+                        entry["steady_state_allocations"] = steady.allocations
+                        entry["steady_state_allocated_bytes"] = steady.allocatedBytes
+                        entry["steady_state_passes"] = steady.passesBefore
+                        entry["steady_state_reached"] = steady.reached
+                    }
                     entry["peak_rss_kib"] = m.peakResidentKiB
                     entry["process_max_rss_kib"] = m.childMaxResidentKiB
                     entry["scrollback_lines"] = m.scrollback

@@ -67,16 +67,9 @@ struct Measurement {
     var heapBytes = 0
     /// Allocations in the second half of the feed; -1 when not counted.
     var allocations = -1
-    /// Allocations of a pass in a steady state (`steady_allocs=`, see
-    /// `FeedCommand`); nil from a harness that does not count them.
-    var steadyAllocations: Int?
-    /// The passes fed before the one `steadyAllocations` counts.
-    var steadyPasses: Int?
-    /// The bytes allocated in that pass.
-    var steadyAllocatedBytes: Int?
-    /// False when the scrollback was still growing as the passes ran out
-    /// (`steady_reached=0`): the count is not a steady state's.
-    var steadyReached: Bool?
+    /// A pass counted in a steady state (`termbench feed --steady`); nil
+    /// from a harness that counts none, or a round that did not ask.
+    var steady: SteadyPass?
     var allocatedBytes = 0
     /// VmHWM reported by the process itself.
     var peakResidentKiB = 0
@@ -567,10 +560,7 @@ struct Runner {
             measurement.seconds = Double(fields["seconds"] ?? "") ?? 0
             measurement.heapBytes = Int(fields["heap_bytes"] ?? "") ?? 0
             measurement.allocations = Int(fields["allocs"] ?? "") ?? -1
-            measurement.steadyAllocations = fields["steady_allocs"].flatMap { Int($0) }
-            measurement.steadyPasses = fields["steady_passes"].flatMap { Int($0) }
-            measurement.steadyAllocatedBytes = fields["steady_alloc_bytes"].flatMap { Int($0) }
-            measurement.steadyReached = fields["steady_reached"].map { $0 == "1" }
+            measurement.steady = SteadyPass(fields: fields)
             measurement.allocatedBytes = Int(fields["alloc_bytes"] ?? "") ?? 0
             measurement.peakResidentKiB = Int(fields["peak_rss_kib"] ?? "") ?? 0
             measurement.scrollback = Int(fields["scrollback"] ?? "") ?? 0
