@@ -39,9 +39,10 @@ enum Limits {
 
     /// The most cells a page of rows holds (``Grid/rowsPerPage(columns:)``):
     /// three quarters of the 65,536 ids of a style table (and of the 65,535
-    /// of a link table), so that a page's table, when full, is at most three
-    /// quarters in use and a compaction of the page frees at least 16,384
-    /// ids (``PageTables``); few enough pages that their tables cost little
+    /// of a link table), so that a page's table, when full, is at most four
+    /// fifths in use (``tableEntries(cells:)``; smaller pages have smaller
+    /// tables) and a compaction frees at least a fifth of its ids
+    /// (``PageTables``); few enough pages that their tables cost little
     /// (20 for 10,000 lines at 80 columns, each 512 rows); and small enough
     /// that a compaction, O(cells of the page), stays short (384 KiB).
     static let cellsPerPage = 49_152
@@ -49,6 +50,35 @@ enum Limits {
     /// over the page's cells (``StyleTable``): a cell's style bits are 16,
     /// and id 0 is the default style.
     static let stylesPerPage = Int(UInt16.max) + 1
+    /// The entries a style or link table of a page of `cells` cells holds
+    /// before it is compacted: the smallest power of two that is at least
+    /// 5/4 of the cells and ``tableEntriesBeyondCells`` more than them, and
+    /// at most ``stylesPerPage`` (a link table's
+    /// ``linksPerPage`` still applies). A full table then has at most four
+    /// fifths of its entries still named by a cell (and the pen's and the
+    /// erase blank's), so a compaction, O(cells), frees at least a fifth of
+    /// them. Below ``stylesPerPage`` for pages of up to 26,214 cells (128
+    /// rows of 200 columns: 32,768): output that makes nearly every cell a
+    /// new style or link (truecolor gradients, images drawn in half blocks,
+    /// a link a word) filled each of those pages' tables, in both eras, to
+    /// 65,536 entries before a compaction: 214 MB of style tables at 200×50
+    /// with 10,000 lines of scrollback after 256 MiB of truecolor_dense,
+    /// for 2 million cells (124.5 MB with this limit).
+    static func tableEntries(cells: Int) -> Int {
+        var limit = tableEntriesBeyondCells
+        while limit < stylesPerPage && (limit * 4 < cells * 5 || limit < cells + tableEntriesBeyondCells) {
+            limit *= 2
+        }
+        return limit
+    }
+
+    /// The entries a page's style or link table has beyond its cells, at
+    /// least: entry 0, the pen's, the erase blank's, and room that a
+    /// compaction frees. A table of a page of a few cells (a narrow
+    /// terminal, tests' one-row pages) held only 5/4 of them, which those
+    /// three can fill: every compaction then freed nothing, and binding the
+    /// pen and interning the blank compacted it in turn for ever.
+    static let tableEntriesBeyondCells = 64
     /// The most distinct links a page's table holds before it is compacted
     /// (``HyperlinkTable``): a cell's link id is 16 bits, and 0 means none.
     static let linksPerPage = Int(UInt16.max)

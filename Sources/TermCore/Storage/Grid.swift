@@ -262,7 +262,8 @@ struct Grid {
         precondition(perPage > 0 && perPage & (perPage - 1) == 0, "rows per page must be a power of two")
         pageShift = perPage.trailingZeroBitCount
         storage = GridStorage(columns: columns, slotCount: slotCount, pageShift: pageShift)
-        pages = Array(repeating: PageTables(), count: 2 * ((slotCount + perPage - 1) >> pageShift))
+        pages = Array(
+            repeating: PageTables(cells: perPage * columns), count: 2 * ((slotCount + perPage - 1) >> pageShift))
     }
 
     // Positions, slots and slot × columns are bounded by the grid's size

@@ -54,6 +54,16 @@ struct HyperlinkTable {
     private(set) var entries = [Entry(start: 0, count: 0, hash: 0)]
     /// Open addressing: slots hold a link id (0 = empty); at most half full.
     private(set) var slots = [UInt16](repeating: 0, count: 64)
+    /// The most entries (links and entry 0) the table holds before its page
+    /// compacts it.
+    let limit: Int
+
+    /// An empty table that holds up to `limit` entries, entry 0 ("no link")
+    /// among them (``Limits/tableEntries(cells:)`` of its page's cells).
+    init(limit: Int = Limits.linksPerPage) {
+        precondition(limit > 1 && limit <= Limits.linksPerPage, "a link table's limit is 2…65,535")
+        self.limit = limit
+    }
 
     var count: Int { entries.count }
 
@@ -97,7 +107,7 @@ struct HyperlinkTable {
 
     /// The id of the link to `uri` with the `id=` parameter `linkID` (nil when
     /// absent), adding it if new; nil when the table is full (it holds
-    /// ``Limits/linksPerPage`` links, and the page then compacts it).
+    /// `limit` entries, and the page then compacts it).
     mutating func id(uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?) -> UInt16? {
         let hash = Self.hash(uri: uri, linkID: linkID)
         let mask = slots.count - 1
@@ -115,7 +125,7 @@ struct HyperlinkTable {
             return nil
         }
         if let found { return UInt16(found) }
-        guard entries.count < Limits.linksPerPage else { return nil }
+        guard entries.count < limit else { return nil }
         let newID = entries.count
         let start = bytes.count
         Self.appendKey(uri: uri, linkID: linkID, to: &bytes)

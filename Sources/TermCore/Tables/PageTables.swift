@@ -6,20 +6,28 @@
 /// The styles, hyperlinks and grapheme clusters the cells of one page name
 /// by id.
 ///
-/// A page holds at most ``Limits/cellsPerPage`` cells, three quarters of the
-/// ids a style or link table has: when a table fills, at most that many of
-/// its entries are still named by a cell (and the pen's and the erase
-/// blank's), and compacting it (``Grid/compactStyles(page:)``) frees the
-/// rest, at least 16,384. Nothing is ever dropped for want of an id, and the
-/// work of a compaction, O(cells of the page), is paid for by the entries it
-/// frees.
+/// A page holds at most ``Limits/cellsPerPage`` cells, and its style and
+/// link tables at least 5/4 as many entries (``Limits/tableEntries(cells:)``):
+/// when a table fills, at most four fifths of its entries are still named by
+/// a cell (and the pen's and the erase blank's), and compacting it
+/// (``Grid/compactStyles(page:)``) frees the rest. Nothing is ever dropped
+/// for want of an id, and the work of a compaction, O(cells of the page), is
+/// paid for by the entries it frees.
 struct PageTables {
-    var styles = StyleTable()
-    var links = HyperlinkTable()
+    var styles: StyleTable
+    var links: HyperlinkTable
     var clusters = ClusterTable()
     /// Counts compactions: each one renumbered ids in the page's cells, so
     /// ids taken from the tables before (the pen's, a copy's) are stale.
     var compactions = 0
+
+    /// The tables of a page of `cells` cells, whose style and link tables
+    /// are compacted when they hold ``Limits/tableEntries(cells:)``.
+    init(cells: Int = Limits.cellsPerPage) {
+        let limit = Limits.tableEntries(cells: cells)
+        styles = StyleTable(limit: limit)
+        links = HyperlinkTable(limit: min(limit, Limits.linksPerPage))
+    }
 
     /// The style `cell` names.
     @inline(__always)

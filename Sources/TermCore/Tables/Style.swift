@@ -230,8 +230,16 @@ struct StyleTable {
     /// 16 to start with: every page has a table, most with a few styles.
     private var slots: [UInt32] = [UInt32](repeating: 0, count: 16)
     private var mask = 15
+    /// The most styles the table holds before its page compacts it.
+    let limit: Int
 
-    init() { insertIntoIndex(id: 0) }
+    /// An empty table that holds up to `limit` styles
+    /// (``Limits/tableEntries(cells:)`` of its page's cells).
+    init(limit: Int = Limits.stylesPerPage) {
+        precondition(limit > 1 && limit <= Limits.stylesPerPage, "a style table's limit is 2…65,536")
+        self.limit = limit
+        insertIntoIndex(id: 0)
+    }
 
     /// An empty table to put in a table's place while it is taken out (a
     /// copy of it shares its arrays: assigning it allocates nothing).
@@ -260,9 +268,9 @@ struct StyleTable {
     }
 
     var count: Int { styles.count }
-    /// Ids are 16 bits: a table holds ``Limits/stylesPerPage`` styles at
-    /// most, then its page compacts it (`Grid.compactStyles(page:)`).
-    var isFull: Bool { styles.count >= Limits.stylesPerPage }
+    /// Full at its `limit` (ids are 16 bits: ``Limits/stylesPerPage`` at
+    /// most), when its page compacts it (`Grid.compactStyles(page:)`).
+    var isFull: Bool { styles.count >= limit }
 
     subscript(key: StyleKey) -> Style { key.style(in: styles) }
 
