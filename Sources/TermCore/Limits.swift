@@ -74,10 +74,11 @@ enum Limits {
 
     /// The entries a page's style or link table has beyond its cells, at
     /// least: entry 0, the pen's, the erase blank's, and room that a
-    /// compaction frees. A table of a page of a few cells (a narrow
-    /// terminal, tests' one-row pages) held only 5/4 of them, which those
+    /// compaction frees. A table of a page of a few cells (pages made small
+    /// by the grid's `rowsPerPage:`, as tests make them; a terminal's own
+    /// pages hold at least 24,576 cells) held only 5/4 of them, which those
     /// three can fill: every compaction then freed nothing, and binding the
-    /// pen and interning the blank compacted it in turn for ever.
+    /// pen and interning the blank compacted it in turn without end.
     static let tableEntriesBeyondCells = 64
     /// The most distinct links a page's table holds before it is compacted
     /// (``HyperlinkTable``): a cell's link id is 16 bits, and 0 means none.

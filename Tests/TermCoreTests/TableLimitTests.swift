@@ -22,11 +22,33 @@ struct TableLimitTests {
             #expect(limit * 4 >= cells * 5 && limit >= cells + beyond, "\(cells): \(limit)")
             #expect((limit / 2) * 4 < cells * 5 || limit / 2 < cells + beyond, "\(cells): \(limit)")
         }
+        // Worked out by hand from the rule: 1 + 64 → 128; 65 + 64 → 256;
+        // 5/4 of 25,600 is 32,000 → 32,768; of 26,215, 32,768.75 → 65,536.
+        let expected = [1: 128, 64: 128, 65: 256, 100: 256, 25_600: 32_768, 26_214: 32_768, 26_215: 65_536]
+        for (cells, limit) in expected { #expect(Limits.tableEntries(cells: cells) == limit, "\(cells) cells") }
         #expect(Limits.tableEntries(cells: 200 * Grid.rowsPerPage(columns: 200)) == 32_768)
         #expect(Limits.tableEntries(cells: 80 * Grid.rowsPerPage(columns: 80)) == 65_536)
-        // The largest page still fits the 16-bit ids of both tables.
-        #expect(Limits.tableEntries(cells: Limits.cellsPerPage) * 4 >= Limits.cellsPerPage * 5)
-        #expect(Limits.tableEntries(cells: Limits.cellsPerPage) <= Limits.linksPerPage + 1)
+        // A page's tables: a link table stops at its 65,535 ids.
+        let largest = PageTables(cells: Limits.cellsPerPage)
+        #expect(largest.styles.limit == 65_536 && largest.links.limit == 65_535)
+        let wide = PageTables(cells: 25_600)
+        #expect(wide.styles.limit == 32_768 && wide.links.limit == 32_768)
+    }
+
+    @Test("Every page of both screens gets its page's limit, after a resize too")
+    func gridsGiveTheirPagesTheirLimit() {
+        func limits(_ terminal: Terminal) -> Set<Int> {
+            let pages = terminal.state.active.pages + terminal.state.inactive.pages
+            return Set(pages.flatMap { [$0.styles.limit, $0.links.limit] })
+        }
+        let terminal = Terminal(columns: 200, rows: 50, scrollback: 1_000)
+        #expect(limits(terminal) == [32_768])
+        terminal.feed(Array("\u{1B}[?1049h".utf8))  // the alternate screen active
+        #expect(limits(terminal) == [32_768])
+        terminal.resize(columns: 80, rows: 24)
+        #expect(limits(terminal) == [65_536, 65_535])
+        terminal.resize(columns: 200, rows: 50)
+        #expect(limits(terminal) == [32_768])
     }
 
     /// A page of one cell written again and again, each time in a new

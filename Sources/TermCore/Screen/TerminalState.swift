@@ -224,15 +224,22 @@ struct TerminalState {
     /// `eraseKey(page:)` when the key is not cached: the pen is bound there.
     @inline(never)
     mutating func internEraseKey(page: Int) -> StyleKey {
-        let compactions = active.compactionCount
-        let key = active.styleKey(for: pen.erased, page: page)
-        if active.compactionCount != compactions {
-            // Compacted to make room: the pen's keys were renumbered.
+        var rounds = 0
+        while true {
+            let compactions = active.compactionCount
+            let key = active.styleKey(for: pen.erased, page: page)
+            if active.compactionCount == compactions {
+                cachedEraseKey = key
+                return key
+            }
+            // Compacted to make room: the pen's keys were renumbered. Bound
+            // again, and the blank interned again: a compaction leaves at
+            // least `Limits.tableEntriesBeyondCells` - 3 ids free, so the
+            // next round compacts nothing.
             rebindPen(toPage: page)
-            return eraseKey(page: page)
+            rounds += 1
+            assert(rounds <= 2, "a compaction left no room for the pen and the erase blank")
         }
-        cachedEraseKey = key
-        return key
     }
 
     /// A blank cell as erase leaves it in active screen row `row`.

@@ -24,6 +24,7 @@ struct PageTables {
     /// The tables of a page of `cells` cells, whose style and link tables
     /// are compacted when they hold ``Limits/tableEntries(cells:)``.
     init(cells: Int = Limits.cellsPerPage) {
+        precondition(cells <= Limits.cellsPerPage, "a page holds at most \(Limits.cellsPerPage) cells")
         let limit = Limits.tableEntries(cells: cells)
         styles = StyleTable(limit: limit)
         links = HyperlinkTable(limit: min(limit, Limits.linksPerPage))

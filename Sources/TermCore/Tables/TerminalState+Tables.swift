@@ -25,8 +25,9 @@ extension TerminalState {
         var compactions: Int
         repeat {
             // A compaction while interning the link renumbers what was
-            // interned before it: once more then (a compaction leaves 16,384
-            // ids free, so the second pass compacts nothing).
+            // interned before it: once more then (a compaction leaves at
+            // least `Limits.tableEntriesBeyondCells` - 3 ids free, so the
+            // second pass compacts nothing).
             compactions = active.compactionCount
             penKey = active.styleKey(for: pen, page: page)
             penLink = penHasLink ? active.linkID(storedKey: penLinkBytes, count: penLinkCount, page: page) : 0
