@@ -83,6 +83,26 @@ enum Limits {
     /// The most distinct links a page's table holds before it is compacted
     /// (``HyperlinkTable``): a cell's link id is 16 bits, and 0 means none.
     static let linksPerPage = Int(UInt16.max)
+    /// The bytes of links (their URIs and ids) a page's link table holds
+    /// before it is compacted, for a page of `cells` cells:
+    /// ``linkBytesPerCell`` a cell, and at least ``linkBytesAtLeast``; after
+    /// a compaction, twice what it kept when that is more, so that links
+    /// its cells still name are never dropped (``HyperlinkTable``). Its
+    /// entries alone did not bound them: a page could hold 65,535 links of
+    /// 4 KiB, nearly all named by no cell (64 MiB of OSC 8 links, each new,
+    /// over one cell made a table of 130 MB for a screen showing one linked
+    /// character). 2.5 MiB at 80 columns (40,960 cells), 1.6 MB at 200.
+    static func linkBytes(cells: Int) -> Int { max(cells * linkBytesPerCell, linkBytesAtLeast) }
+    /// A page's bytes of links for each of its cells: output that links its
+    /// words (`ls --hyperlink`, compilers' file links) names a few bytes of
+    /// link a cell (a `file://` URI of some 60 bytes for a name of 10 to 20
+    /// cells), and a page whose every cell is its own short link (a key of
+    /// 40 bytes) still needs no compaction.
+    static let linkBytesPerCell = 64
+    /// The least bytes of links a page's table holds, whatever its cells:
+    /// room for 15 links of the longest URI and id (``hyperlinkURIBytes``,
+    /// ``hyperlinkIDBytes``) on a page of a few cells.
+    static let linkBytesAtLeast = 64 << 10
     /// The most distinct clusters a page keeps before it compacts its table
     /// (``ClusterTable``): 65,536, more than the cells a page holds
     /// (``cellsPerPage``), so a full table is at most three quarters in use,

@@ -57,12 +57,30 @@ struct HyperlinkTable {
     /// The most entries (links and entry 0) the table holds before its page
     /// compacts it.
     let limit: Int
+    /// The bytes of keys past which a new link makes the page compact the
+    /// table first: `baseByteLimit`, or twice the bytes the last compaction
+    /// kept when that is more (`compact(keeping:)`).
+    private(set) var byteLimit: Int
+    /// The bytes of links a table holds before its first compaction
+    /// (``Limits/linkBytes(cells:)`` of its page's cells).
+    let baseByteLimit: Int
 
     /// An empty table that holds up to `limit` entries, entry 0 ("no link")
-    /// among them (``Limits/tableEntries(cells:)`` of its page's cells).
-    init(limit: Int = Limits.linksPerPage) {
+    /// among them (``Limits/tableEntries(cells:)`` of its page's cells), and
+    /// is compacted when its links pass `byteLimit` bytes
+    /// (``Limits/linkBytes(cells:)``).
+    init(limit: Int = Limits.linksPerPage, byteLimit: Int = Limits.linkBytes(cells: Limits.cellsPerPage)) {
         precondition(limit > 1 && limit <= Limits.linksPerPage, "a link table's limit is 2…65,535")
+        precondition(
+            byteLimit >= Limits.linkBytesAtLeast, "a link table holds at least \(Limits.linkBytesAtLeast) bytes")
         self.limit = limit
+        self.byteLimit = byteLimit
+        self.baseByteLimit = byteLimit
+    }
+
+    /// The bytes of the key of `uri` and `linkID` (``key(uri:linkID:)``).
+    static func keyCount(uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?) -> Int {
+        3 &+ (linkID?.count ?? 0) &+ uri.count
     }
 
     var count: Int { entries.count }
@@ -75,6 +93,7 @@ struct HyperlinkTable {
     /// have no link, allocated twice each so).
     mutating func removeAll() {
         guard entries.count > 1 else { return }
+        byteLimit = baseByteLimit
         bytes.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)
         entries.append(Entry(start: 0, count: 0, hash: 0))
@@ -107,7 +126,8 @@ struct HyperlinkTable {
 
     /// The id of the link to `uri` with the `id=` parameter `linkID` (nil when
     /// absent), adding it if new; nil when the table is full (it holds
-    /// `limit` entries, and the page then compacts it).
+    /// `limit` entries, or the link would take its bytes past `byteLimit`;
+    /// the page then compacts it).
     mutating func id(uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?) -> UInt16? {
         let hash = Self.hash(uri: uri, linkID: linkID)
         let mask = slots.count - 1
@@ -125,7 +145,12 @@ struct HyperlinkTable {
             return nil
         }
         if let found { return UInt16(found) }
-        guard entries.count < limit else { return nil }
+        let keyCount = Self.keyCount(uri: uri, linkID: linkID)
+        guard entries.count < limit && bytes.count + keyCount <= byteLimit else { return nil }
+        if bytes.count + keyCount > bytes.capacity {
+            // Doubling, as appending would, but never past the limit.
+            bytes.reserveCapacity(min(max(bytes.capacity * 2, bytes.count + keyCount), byteLimit))
+        }
         let newID = entries.count
         let start = bytes.count
         Self.appendKey(uri: uri, linkID: linkID, to: &bytes)
@@ -264,6 +289,13 @@ struct HyperlinkTable {
         var capacity = 64
         while capacity < entries.count * 2 { capacity *= 2 }
         rebuildIndex(capacity: capacity)
+        // Room for at least as many bytes of new links as the links kept,
+        // and half the base: the next compaction, O(cells of the page),
+        // comes after at least half the base (32 bytes a cell) of new links,
+        // the link that made this one fits (a key is at most 4,349 bytes, a
+        // base at least 64 KiB), and the table holds at most twice the
+        // links its cells named at its last compaction, or the base.
+        byteLimit = max(baseByteLimit, 2 * bytes.count)
         return remap
     }
 }

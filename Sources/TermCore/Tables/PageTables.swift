@@ -12,7 +12,9 @@
 /// a cell (and the pen's and the erase blank's), and compacting it
 /// (``Grid/compactStyles(page:)``) frees the rest. Nothing is ever dropped
 /// for want of an id, and the work of a compaction, O(cells of the page), is
-/// paid for by the entries it frees.
+/// paid for by the entries it frees. A link table is also compacted when its
+/// links pass ``Limits/linkBytes(cells:)`` bytes (or twice the bytes its
+/// last compaction kept), so links no cell names cost a bounded amount too.
 struct PageTables {
     var styles: StyleTable
     var links: HyperlinkTable
@@ -27,7 +29,7 @@ struct PageTables {
         precondition(cells <= Limits.cellsPerPage, "a page holds at most \(Limits.cellsPerPage) cells")
         let limit = Limits.tableEntries(cells: cells)
         styles = StyleTable(limit: limit)
-        links = HyperlinkTable(limit: min(limit, Limits.linksPerPage))
+        links = HyperlinkTable(limit: min(limit, Limits.linksPerPage), byteLimit: Limits.linkBytes(cells: cells))
     }
 
     /// The style `cell` names.
