@@ -248,6 +248,12 @@ struct Grid {
     /// The last blank `blank(_:page:)` interned, with its page and the
     /// compactions then.
     var lastBlank: (style: Style, page: Int, compactions: Int, cell: Cell)?
+    /// The ids the links of one page were given in another by the copies
+    /// between them (`translatedLink`).
+    var linkTranslation = LinkTranslation()
+    /// Links a copy between pages looked up by their bytes (tests check
+    /// that each is looked up once, not once a copy).
+    var linkTranslationLookups = 0
 
     /// A grid of `rows` screen rows and up to `scrollbackLimit` lines of
     /// scrollback, in pages of `rowsPerPage` slots (a power of two; by

@@ -52,7 +52,8 @@ extension Grid {
             + MemoryLayout<UInt64>.stride + 2 * MemoryLayout<UInt16>.stride
         let physicalPages = pages.count / 2
         usage.rowBytes += slots * perRow + physicalPages * (MemoryLayout<UInt8>.stride + 2 * MemoryLayout<Int32>.stride)
-        usage.tableBytes += HeapEstimate.array(pages, of: PageTables.self)
+        usage.tableBytes +=
+            HeapEstimate.array(pages, of: PageTables.self) + linkTranslation.heapBytes
         var counted = Set<UnsafeRawPointer>()
         for page in pages {
             usage.tableBytes +=
