@@ -136,9 +136,9 @@ extension Grid {
     /// a key is always found (``PageTables``).
     mutating func styleKey(for style: Style, page: Int) -> StyleKey {
         if let key = StyleKey(inline: style) { return key }  // the same in every page
-        if let key = pages[page].styles.key(for: style) { return key }
+        if let key = pages[page].styles.tableKey(for: style) { return key }
         compactStyles(page: page)
-        return pages[page].styles.key(for: style) ?? .default
+        return pages[page].styles.tableKey(for: style) ?? .default
     }
 
     /// The id of the link made from `key` (``HyperlinkTable/storedKey(_:)``)

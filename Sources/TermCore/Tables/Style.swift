@@ -293,7 +293,16 @@ struct StyleTable {
     /// inline; nil when the table is full.
     mutating func key(for style: Style) -> StyleKey? {
         if let key = StyleKey(inline: style) { return key }
-        return indexedID(Self.packed(style), style).map(StyleKey.init(tableID:))
+        return tableKey(for: style)
+    }
+
+    /// The key of `style`, which has no inline key, adding it to the table
+    /// if it is new; nil when the table is full. For the grid, which tests
+    /// for an inline key first: inlined there, the second test and a call
+    /// a style are saved.
+    @inline(__always)
+    mutating func tableKey(for style: Style) -> StyleKey? {
+        indexedID(Self.packed(style), style).map(StyleKey.init(tableID:))
     }
 
     /// The id of `style` (packed as `key`) through the hash index, adding it if new.
