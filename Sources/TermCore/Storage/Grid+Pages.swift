@@ -3,7 +3,7 @@
 // of the slot it is stored in; a region scroll rotates the ring, which moves
 // no cell, so only a copy from one slot to another (DECCRA, a scroll between
 // left and right margins, a resize) can cross pages, and translates
-// (`translated(_:from:toPage:)`).
+// (`translated(_:from:sourcePage:toPage:)`).
 //
 // Eras: each page has two sets of tables, and each of its slots names one of
 // them, its era. When a line goes into the scrollback, the slot that becomes
@@ -141,8 +141,6 @@ extension Grid {
         return pages[page].styles.tableKey(for: style) ?? .default
     }
 
-    /// The id of the link made from `key` (``HyperlinkTable/storedKey(_:)``)
-    /// in page `page`.
     /// The id of the link to `uri` with the `id=` parameter `linkID` in page
     /// `page`, from the bytes of the OSC 8 command (a link the page has is
     /// found without allocating); 0 only when a compaction leaves no room.
@@ -152,10 +150,12 @@ extension Grid {
         return pages[page].links.id(uri: uri, linkID: linkID) ?? 0
     }
 
-    mutating func linkID(storedKey key: UnsafeBufferPointer<UInt8>, page: Int) -> UInt16 {
-        if let id = pages[page].links.id(storedKey: key) { return id }
+    /// The id in page `page` of the link whose stored bytes are `key` (the
+    /// pen's, or a cell's of another page, whose `hash` its table knows).
+    mutating func linkID(storedKey key: UnsafeBufferPointer<UInt8>, hash: UInt64? = nil, page: Int) -> UInt16 {
+        if let id = pages[page].links.id(storedKey: key, hash: hash) { return id }
         compactLinks(page: page)
-        return pages[page].links.id(storedKey: key) ?? 0
+        return pages[page].links.id(storedKey: key, hash: hash) ?? 0
     }
 
     /// Copies the bytes link `id` of page `page` was made from to the start
@@ -237,8 +237,9 @@ extension Grid {
     }
 
     /// The id in page `page` of link `id` of a page whose tables were
-    /// `source`: looked up by its bytes once while neither page's ids change
-    /// (`linkTranslation`), not at every copy. A link's bytes are up to
+    /// `source`: looked up by its bytes, with the hash the source's table
+    /// keeps, once while neither page's ids change (`linkTranslation`), not
+    /// at every copy. A link's bytes are up to
     /// 4 KiB: a DECCRA of 22 bytes between rows of two pages whose 960
     /// cells each named a link of 4 KiB took 1.1 ms, each copy hashing
     /// them all again (`termengine replay` of those links and 200 such
@@ -246,7 +247,9 @@ extension Grid {
     /// alone). `sourcePage` is -1 for tables that are no page of this grid
     /// (a resize's old grid), whose links are looked up each time.
     mutating func translatedLink(_ id: UInt16, from source: PageTables, sourcePage: Int, toPage page: Int) -> UInt16 {
-        guard sourcePage >= 0 else { return source.links.withKey(id) { linkID(storedKey: $0, page: page) } }
+        guard sourcePage >= 0 else {
+            return source.links.withKeyAndHash(id) { linkID(storedKey: $0, hash: $1, page: page) }
+        }
         let epoch = pages[page].compactions
         if let known = linkTranslation.id(
             id, sourcePage: sourcePage, sourceEpoch: source.compactions, page: page, epoch: epoch)
@@ -254,7 +257,7 @@ extension Grid {
             return known
         }
         linkTranslationLookups += 1
-        let translated = source.links.withKey(id) { linkID(storedKey: $0, page: page) }
+        let translated = source.links.withKeyAndHash(id) { linkID(storedKey: $0, hash: $1, page: page) }
         // A compaction of the page to make room renumbered its ids: what
         // was kept for it before is void, and this id is kept from now on.
         linkTranslation.keep(

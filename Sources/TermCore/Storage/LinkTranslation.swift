@@ -1,9 +1,12 @@
 /// The ids the links of one page were given in another by the copies
 /// between them (DECCRA, a scroll between left and right margins), kept
 /// while neither page's ids change: a link is looked up by its bytes (up to
-/// 4 KiB) once, not at every copy. Two pairs of pages at a time: a copy
-/// within the screen involves at most two pages (the screen spans at most
-/// two), one way or the other.
+/// 4 KiB) once, not at every copy. Two pairs of pages at a time: a screen of
+/// at most a page's rows (24 of 512 at 80 columns) spans at most two pages,
+/// so its copies, one way or the other, find every link they copied before.
+/// Copies among more pages (a screen taller than a page: 32 rows at 1,000
+/// columns) look up again what the pairs no longer hold, by the link's
+/// stored hash (`HyperlinkTable.withKeyAndHash`), comparing its bytes.
 struct LinkTranslation {
     /// The ids of one source page in one destination page.
     struct Pair {

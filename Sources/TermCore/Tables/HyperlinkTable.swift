@@ -129,7 +129,11 @@ struct HyperlinkTable {
     /// `limit` entries, or the link would take its bytes past `byteLimit`;
     /// the page then compacts it).
     mutating func id(uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?) -> UInt16? {
-        let hash = Self.hash(uri: uri, linkID: linkID)
+        id(uri: uri, linkID: linkID, hash: Self.hash(uri: uri, linkID: linkID))
+    }
+
+    /// `id(uri:linkID:)` with the link's hash (``hash(uri:linkID:)``) known.
+    mutating func id(uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?, hash: UInt64) -> UInt16? {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         let found: Int? = bytes.withUnsafeBufferPointer { all in
@@ -164,13 +168,24 @@ struct HyperlinkTable {
     }
 
     /// The id of the link whose bytes are `key` (from ``withKey(_:_:)``),
-    /// adding it if new; nil when the table is full.
-    mutating func id(storedKey key: UnsafeBufferPointer<UInt8>) -> UInt16? {
+    /// adding it if new; nil when the table is full. `hash`, when given, is
+    /// the key's (``withKeyAndHash(_:_:)``).
+    mutating func id(storedKey key: UnsafeBufferPointer<UInt8>, hash: UInt64? = nil) -> UInt16? {
         let hasID = key[0] == 1
         let idCount = Int(key[1]) << 8 | Int(key[2])
         let uri = UnsafeBufferPointer(rebasing: key[(3 + idCount)...])
         let linkID = hasID ? UnsafeBufferPointer(rebasing: key[3..<(3 + idCount)]) : nil
-        return id(uri: uri, linkID: linkID)
+        return id(uri: uri, linkID: linkID, hash: hash ?? Self.hash(uri: uri, linkID: linkID))
+    }
+
+    /// Calls `body` with the bytes link `id` was made from and their hash
+    /// (``hash(uri:linkID:)``, the same in every table), to intern it in
+    /// another page's table without hashing its bytes again.
+    func withKeyAndHash<Result>(_ id: UInt16, _ body: (UnsafeBufferPointer<UInt8>, UInt64) throws -> Result) rethrows
+        -> Result
+    {
+        let hash = entries[Int(id)].hash
+        return try withKey(id) { try body($0, hash) }
     }
 
     /// `id(storedKey:)` for a key held as an array (the pen's).
