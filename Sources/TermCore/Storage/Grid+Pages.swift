@@ -239,25 +239,23 @@ extension Grid {
     /// The id in page `page` of link `id` of a page whose tables were
     /// `source`: looked up by its bytes, with the hash the source's table
     /// keeps, once while neither page's ids change (`linkTranslation`), not
-    /// at every copy. A link's bytes are up to
-    /// 4 KiB: a DECCRA of 22 bytes between rows of two pages whose 960
-    /// cells each named a link of 4 KiB took 1.1 ms, each copy hashing
-    /// them all again (`termengine replay` of those links and 200 such
-    /// copies at 80×24: 0.236 s, 0.034 s since, 0.020 s for the links
-    /// alone). `sourcePage` is -1 for tables that are no page of this grid
-    /// (a resize's old grid), whose links are looked up each time.
+    /// at every copy. A link's bytes are up to 4 KiB: a DECCRA of 22 bytes
+    /// between rows of two pages whose 960 cells each named a link of 4 KiB
+    /// took 1.1 ms, each copy hashing them all again (`termengine replay`
+    /// of those links and 200 such copies at 80×24: 0.236 s, 0.022 s since,
+    /// 0.014 s for the links alone). `sourcePage` is -1 for tables that are
+    /// no page of this grid (a resize's old grid), whose links are looked
+    /// up each time.
     mutating func translatedLink(_ id: UInt16, from source: PageTables, sourcePage: Int, toPage page: Int) -> UInt16 {
-        guard sourcePage >= 0 else {
-            return source.links.withKeyAndHash(id) { linkID(storedKey: $0, hash: $1, page: page) }
-        }
-        let epoch = pages[page].compactions
+        func lookUp() -> UInt16 { source.links.withKeyAndHash(id) { linkID(storedKey: $0, hash: $1, page: page) } }
+        guard sourcePage >= 0 else { return lookUp() }
         if let known = linkTranslation.id(
-            id, sourcePage: sourcePage, sourceEpoch: source.compactions, page: page, epoch: epoch)
+            id, sourcePage: sourcePage, sourceEpoch: source.compactions, page: page, epoch: pages[page].compactions)
         {
             return known
         }
         linkTranslationLookups += 1
-        let translated = source.links.withKeyAndHash(id) { linkID(storedKey: $0, hash: $1, page: page) }
+        let translated = lookUp()
         // A compaction of the page to make room renumbered its ids: what
         // was kept for it before is void, and this id is kept from now on.
         linkTranslation.keep(
