@@ -63,24 +63,36 @@ enum SessionsCommand {
         let colour = isatty(STDOUT_FILENO) != 0
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(timeout * 1000)))
         // A client whose requests end by the command's deadline: each has
-        // 15 s at most, and no more than what is left.
-        @Sendable func client() -> AttachHTTPClient? {
+        // 15 s at most, and no more than what is left; `boundByDeadline`
+        // when what is left is the less.
+        @Sendable func client() -> (client: AttachHTTPClient, boundByDeadline: Bool)? {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { return nil }
             let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
-            return AttachHTTPClient(
+            let client = AttachHTTPClient(
                 endpoint: endpoint, origin: origin,
                 transport: StreamingHTTPTransport(timeout: min(AttachHTTPClient.requestTimeout, seconds)))
+            return (client, seconds < AttachHTTPClient.requestTimeout)
+        }
+        // A request cut short by the command's deadline: its own timeout was
+        // what was left of the deadline, or the deadline has passed. (The
+        // transport's clock may end the request a hair before `deadline` by
+        // this one: the clock alone said "the HTTP request timed out after
+        // 0.9 s" now and then.)
+        @Sendable func cutShort(_ error: any Error, boundByDeadline: Bool) -> Bool {
+            if ContinuousClock.now >= deadline { return true }
+            if boundByDeadline, case AttachError.timeout = error { return true }
+            return false
         }
         let timedOut = Timeout(description: "timed out after \(formatted(timeout)) s")
         try runAsync {
             guard let listingClient = client() else { throw timedOut }
             let listing: LiveSessionListing
             do {
-                listing = try await listingClient.liveSessionListing()
+                listing = try await listingClient.client.liveSessionListing()
             } catch {
                 // A request cut short by the command's deadline: say so.
-                if ContinuousClock.now >= deadline { throw timedOut }
+                if cutShort(error, boundByDeadline: listingClient.boundByDeadline) { throw timedOut }
                 throw error
             }
             let sessions = listing.sessions
@@ -110,9 +122,9 @@ enum SessionsCommand {
                 }
                 let png: [UInt8]
                 do {
-                    png = try await thumbnailClient.thumbnailPNG(id: id)
+                    png = try await thumbnailClient.client.thumbnailPNG(id: id)
                 } catch {
-                    if ContinuousClock.now >= deadline {
+                    if cutShort(error, boundByDeadline: thumbnailClient.boundByDeadline) {
                         throw Timeout(description: "\(timedOut.description) (\(written))")
                     }
                     throw error
