@@ -12,6 +12,37 @@ struct UnicodeWidthTableTests {
         #expect(mismatches.isEmpty, "first differences: \(mismatches.prefix(10).map { String($0, radix: 16) })")
     }
 
+    // The flat part (below U+3000) is filled from the two stages, which
+    // answer every code point too: both agree with utf8proc, so a flat part
+    // filled wrongly or a stage-1 offset off by a block shows here.
+    @Test("The flat part and the two stages agree with utf8proc below U+3000", .utf8procLinked)
+    func flatPartAndTwoStagesAgree() {
+        let widths = UnicodeWidth.shared
+        var mismatches: [UInt32] = []
+        for scalar in UInt32(0)..<UInt32(UnicodeWidth.flatCount)
+        where widths.twoStageWidth(of: scalar) != Utf8procReference.width(of: scalar)
+            || widths.width(of: scalar) != widths.twoStageWidth(of: scalar)
+        {
+            mismatches.append(scalar)
+        }
+        #expect(mismatches.isEmpty, "first differences: \(mismatches.prefix(10).map { String($0, radix: 16) })")
+        // Either side of the boundary: a combining mark, box drawing, the
+        // ideographic space (wide, the first code point of the stages).
+        #expect(widths.width(of: 0x0301) == 0)
+        #expect(widths.width(of: 0x2500) == 1)
+        #expect(widths.width(of: 0x2FFF) == Utf8procReference.width(of: 0x2FFF))
+        #expect(widths.width(of: 0x3000) == 2)
+    }
+
+    // Scalars past U+10FFFF never come from the parser; a lookup of one
+    // must still stay inside the table (no stage-1 entry for it) and answer
+    // one column.
+    @Test("Values past U+10FFFF are one column") func valuesPastTheLastCodePoint() {
+        for value: UInt32 in [0x11_0000, 0x11_00FF, 0x1F_FFFF, 0xFFFF_FFFF] {
+            #expect(UnicodeWidth.width(of: value) == 1)
+        }
+    }
+
     @Test("Table was generated from the installed utf8proc", .utf8procLinked)
     func tableWasGeneratedFromTheInstalledUtf8proc() {
         #expect(UnicodeWidthTable.utf8procVersion == Utf8procReference.version)
