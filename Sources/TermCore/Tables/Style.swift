@@ -345,7 +345,23 @@ struct StyleTable {
             slots = [UInt32](repeating: 0, count: capacity)
         }
         mask = capacity - 1
-        for id in styles.indices { insertIntoIndex(id: id) }
+        // Every style again, through the arrays' buffers: one uniqueness
+        // check for the whole index, where `insertIntoIndex(id:)` made one
+        // and checked both arrays' bounds for each style. A table of
+        // colour-dense output is rebuilt at each doubling and after each
+        // compaction, more than once a style (callgrind, 2 MiB of
+        // truecolor_dense at 80×24: 67,475 styles indexed again for 57,698
+        // new ones, about 69 instructions each).
+        let mask = mask
+        styles.withUnsafeBufferPointer { styles in
+            slots.withUnsafeMutableBufferPointer { slots in
+                for id in styles.indices {
+                    var slot = Self.hash(Self.packed(styles[id])) & mask
+                    while slots[slot] != 0 { slot = (slot &+ 1) & mask }
+                    slots[slot] = UInt32(truncatingIfNeeded: id &+ 1)
+                }
+            }
+        }
     }
 
     /// Keeps only the styles in use and renumbers them. `markUsed` is called
