@@ -81,7 +81,9 @@ struct ClusterTable {
         if !slots.isEmpty, let id = find(cluster, hash: hash) { return id }
         guard !isFull else { return nil }
         let id = UInt32(ends.count)
-        scalars.append(contentsOf: cluster)
+        // One at a time: a cluster is a few scalars, and the generic
+        // `append(contentsOf:)` cost about 70 instructions a cluster.
+        for scalar in cluster { scalars.append(scalar) }
         ends.append(UInt32(scalars.count))
         if ends.count * 2 > slots.count {
             rebuildIndex(capacity: max(16, slots.count * 2))
@@ -120,12 +122,27 @@ struct ClusterTable {
         slots[slot] = id + 1
     }
 
-    /// Indexes every cluster again in `capacity` slots (a power of two).
+    /// Indexes every cluster again in `capacity` slots (a power of two),
+    /// through the arrays' buffers: one uniqueness check for the index, not
+    /// one and the bounds checks of three arrays a cluster (a page's table
+    /// grows by doubling from 16 slots as its clusters come, each new page
+    /// and era's again).
     private mutating func rebuildIndex(capacity: Int) {
         slots = [UInt32](repeating: 0, count: capacity)
-        for id in 0..<count {
-            let hash = scalars.withUnsafeBufferPointer { Self.hash(UnsafeBufferPointer(rebasing: $0[range(id)])) }
-            insertIntoIndex(id: UInt32(id), hash: hash)
+        let mask = capacity &- 1
+        scalars.withUnsafeBufferPointer { scalars in
+            ends.withUnsafeBufferPointer { ends in
+                slots.withUnsafeMutableBufferPointer { slots in
+                    var start = 0
+                    for id in ends.indices {
+                        let end = Int(ends[id])
+                        var slot = Self.hash(UnsafeBufferPointer(rebasing: scalars[start..<end])) & mask
+                        while slots[slot] != 0 { slot = (slot &+ 1) & mask }
+                        slots[slot] = UInt32(truncatingIfNeeded: id &+ 1)
+                        start = end
+                    }
+                }
+            }
         }
     }
 
@@ -198,8 +215,12 @@ struct ClusterExtensionCache {
             entries = [Entry](repeating: Entry(key: 0, page: 0, id: 0), count: Limits.clusterExtensionSlots)
         }
         let first = Self.set(key)
-        entries[first &+ 1] = entries[first]
-        entries[first] = Entry(key: key, page: Int32(truncatingIfNeeded: page), id: id)
+        // Through the buffer: one uniqueness check, no bounds checks (the
+        // set's two entries are within the slots by `set(_:)`).
+        entries.withUnsafeMutableBufferPointer { entries in
+            entries[first &+ 1] = entries[first]
+            entries[first] = Entry(key: key, page: Int32(truncatingIfNeeded: page), id: id)
+        }
     }
 
     mutating func removeAll() {
