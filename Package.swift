@@ -125,7 +125,9 @@ let package = Package(
             name: "TermAttach",
             dependencies: ["TermCore", "TermRender", .target(name: "CTLSShim", condition: .when(platforms: [.linux]))]
         ),
-        .testTarget(name: "TermAttachTests", dependencies: ["TermAttach", "TermCore", "TermRender", "TestSupport"]),
+        .testTarget(
+            name: "TermAttachTests",
+            dependencies: ["TermAttach", "TermCore", "TermRender", "TermEngineCLI", "TestSupport"]),
         .executableTarget(
             name: "attach-bench", dependencies: ["TermAttach", "TermCore"], path: "Benchmarks/AttachBench"),
         // Benchmarks (docs/PERFORMANCE.md): the termbench runner, and the malloc

@@ -96,7 +96,7 @@ package struct ChunkedInput: ~Copyable {
     /// One `read` of at most `count` bytes (and at most 1 GiB: Darwin's
     /// read(2) refuses counts past INT_MAX, where Linux reads less), again
     /// when interrupted; 0 at the end of the input.
-    private func read(into start: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+    package func read(into start: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
         while true {
             let result = systemRead(descriptor, start, min(count, 1 << 30))
             let failure = errno

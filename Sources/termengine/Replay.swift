@@ -42,15 +42,16 @@ enum ReplayCommand {
         let quiet = arguments.flag("--quiet")
         let files = try arguments.positionals()
         guard files.count == 1 else { throw Arguments.Failure(description: "replay takes one FILE\nusage: \(usage)") }
-        let input = try ChunkedInput(files[0])
+        let input = try ReadAheadInput(files[0])
         let terminal = Terminal(columns: columns, rows: rows, scrollback: scrollback)
         let total = input.knownSize ?? 0
         let showProgress = isatty(STDERR_FILENO) != 0 && total >= progressThreshold && !quiet
 
-        // Fed as it is read, a chunk at a time (``ChunkedInput``), in calls
-        // of at most `feedSize`; the time is the feeds' alone, summed, as
-        // when the input was read first (a read's calls timed together: a
-        // clock read around each 4 KiB call would add about 1%).
+        // Fed as it is read, a chunk at a time, the next chunk read on a
+        // thread of its own meanwhile (``ReadAheadInput``), in calls of at
+        // most `feedSize`; the time is the feeds' alone, summed, as when the
+        // input was read first (a read's calls timed together: a clock read
+        // around each 4 KiB call would add about 1%).
         var fed = 0
         var elapsed = Duration.zero
         var nextProgress = progressChunk

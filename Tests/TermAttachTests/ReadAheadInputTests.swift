@@ -1,0 +1,124 @@
+import Foundation
+import TermEngineCLI
+import Testing
+
+/// `termengine replay` reads its input a chunk ahead on a thread of its own
+/// (`ReadAheadInput`, issue #21): two buffers change hands between the
+/// reader and the feeding caller. Whatever the pace of either side, the
+/// chunks must be the input's bytes in order, a chunk the caller holds must
+/// never be written under it, a failure must come out as the same message,
+/// and dropping the input early must not hang.
+@Suite("Input read ahead")
+struct ReadAheadInputTests {
+    /// Bytes whose value depends on their position and on which 1 MiB chunk
+    /// they are in, so that a chunk read into the wrong place or written
+    /// over by the next shows.
+    static func pattern(count: Int) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ ($0 >> 20) &* 31) }
+    }
+
+    static func temporaryFile(_ bytes: [UInt8]) throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("read-ahead-\(UUID().uuidString)")
+        try Data(bytes).write(to: file)
+        return file
+    }
+
+    @Test("a file of several chunks comes out whole and in order, a held chunk unchanged while the reader runs on")
+    func fileComesOutWholeAndInOrder() throws {
+        let bytes = Self.pattern(count: 5 * ChunkedInput.chunkSize + 123)
+        let file = try Self.temporaryFile(bytes)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let input = try ReadAheadInput(file.path)
+        #expect(input.knownSize == bytes.count)
+        var offset = 0
+        var chunks = 0
+        while true {
+            let chunk = try input.next()
+            if chunk.isEmpty { break }
+            let expected = bytes[offset..<(offset + chunk.count)]
+            let read = chunk.elementsEqual(expected)
+            #expect(read, "chunk \(chunks) at \(offset)")
+            // The reader fills the other buffer meanwhile; this one must
+            // still hold its bytes afterwards.
+            usleep(3_000)
+            let kept = chunk.elementsEqual(expected)
+            #expect(kept, "chunk \(chunks) at \(offset), after the reader ran on")
+            offset += chunk.count
+            chunks += 1
+        }
+        #expect(offset == bytes.count)
+        #expect(chunks == 6)
+        // The end stays the end.
+        #expect(try input.next().isEmpty)
+    }
+
+    @Test("a pipe written in small pieces with pauses comes out whole and in order")
+    func pipeComesOutWhole() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("read-ahead-\(UUID().uuidString)")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(at: fifo) }
+        let bytes = Self.pattern(count: 300_000)
+        // The writer opens its end on a thread of its own (opening a FIFO
+        // waits for the other end) and writes 10,000 bytes at a time.
+        let writer = Thread {
+            let descriptor = open(fifo.path, O_WRONLY)
+            guard descriptor >= 0 else { return }
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(offset + 10_000, bytes.count)
+                let written = bytes[offset..<end].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                guard written > 0 else { break }
+                offset += written
+                if offset % 50_000 == 0 { usleep(2_000) }
+            }
+            close(descriptor)
+        }
+        writer.start()
+        let input = try ReadAheadInput(fifo.path)
+        #expect(input.knownSize == nil)
+        var read: [UInt8] = []
+        while true {
+            let chunk = try input.next()
+            if chunk.isEmpty { break }
+            read += chunk
+        }
+        let whole = read == bytes
+        #expect(whole, "\(read.count) bytes read of \(bytes.count)")
+    }
+
+    @Test("a read that fails is thrown with the path, then the input is at its end")
+    func failureIsThrownWithThePath() throws {
+        let directory = FileManager.default.temporaryDirectory.path
+        let input = try ReadAheadInput(directory)
+        #expect {
+            _ = try input.next()
+        } throws: { error in
+            "\(error)" == "cannot read \(directory): Is a directory"
+        }
+        #expect(try input.next().isEmpty)
+    }
+
+    @Test("an input dropped after its first chunk stops its reader and returns")
+    func droppedEarlyReturns() throws {
+        let bytes = Self.pattern(count: 4 * ChunkedInput.chunkSize)
+        let file = try Self.temporaryFile(bytes)
+        defer { try? FileManager.default.removeItem(at: file) }
+        for _ in 0..<20 {
+            let input = try ReadAheadInput(file.path)
+            let chunk = try input.next()
+            let read = chunk.elementsEqual(bytes[0..<chunk.count])
+            #expect(read)
+        }
+        // Dropped before anything was read, too.
+        for _ in 0..<20 { _ = try ReadAheadInput(file.path) }
+    }
+
+    @Test("a missing file is refused at once, as before")
+    func missingFileIsRefused() {
+        #expect {
+            _ = try ReadAheadInput("/nonexistent/read-ahead.bin")
+        } throws: { error in
+            "\(error)" == "cannot read /nonexistent/read-ahead.bin: No such file or directory"
+        }
+    }
+}
