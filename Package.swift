@@ -125,6 +125,8 @@ let package = Package(
             name: "TermAttach",
             dependencies: ["TermCore", "TermRender", .target(name: "CTLSShim", condition: .when(platforms: [.linux]))]
         ),
+        // TermAttachTests also holds the CLI's tests (replay, its input read
+        // ahead on a thread), which scripts/test.sh's ThreadSanitizer step runs.
         .testTarget(
             name: "TermAttachTests",
             dependencies: ["TermAttach", "TermCore", "TermRender", "TermEngineCLI", "TestSupport"]),

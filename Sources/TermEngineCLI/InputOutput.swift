@@ -15,24 +15,18 @@ package func readInput(_ path: String) throws -> [UInt8] {
     try ChunkedInput(path).readAll()
 }
 
-/// An input file, or standard input for "-", read a chunk at a time into
-/// one buffer used again for each, for a command that feeds as it reads
-/// (`replay`): a 64 MiB replay read whole spent 35 ms of a 90 ms process in
-/// that one `read`, most of it the kernel faulting in and zeroing fresh
-/// pages for the array (strace -T), where chunks into a buffer that stays
-/// in the cache cost a copy each, and the process holds 1 MiB of input
-/// rather than all of it.
-package struct ChunkedInput: ~Copyable {
-    /// The bytes of each chunk at most.
-    package static let chunkSize = 1 << 20
-
+/// An input file, or standard input for "-", open for reading: the
+/// descriptor, its path for messages, and its length when it is a regular
+/// file. Closed (but for standard input) when it goes.
+package struct InputFile: ~Copyable {
     private let descriptor: Int32
     private let path: String
-    private let buffer: UnsafeMutableBufferPointer<UInt8>
     /// The file's length when it is a regular file (it may still grow or
     /// shrink while it is read), nil for a pipe or a terminal.
     package let knownSize: Int?
 
+    /// Opens `path`, or takes standard input for "-".
+    /// - Throws: the failure, as "cannot read PATH: REASON".
     package init(_ path: String) throws {
         let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY)
         guard descriptor >= 0 else {
@@ -43,18 +37,59 @@ package struct ChunkedInput: ~Copyable {
         self.descriptor = descriptor
         self.path = path
         self.knownSize = isRegular ? Int(info.st_size) : nil
-        self.buffer = .allocate(capacity: Self.chunkSize)
+    }
+
+    deinit {
+        if descriptor != STDIN_FILENO { close(descriptor) }
+    }
+
+    /// One `read` of at most `count` bytes (and at most 1 GiB: Darwin's
+    /// read(2) refuses counts past INT_MAX, where Linux reads less), again
+    /// when interrupted; 0 at the end of the input.
+    /// - Throws: the failure, as "cannot read PATH: REASON".
+    package func read(into start: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+        while true {
+            let result = systemRead(descriptor, start, min(count, 1 << 30))
+            let failure = errno
+            if result < 0 && failure == EINTR { continue }
+            guard result >= 0 else {
+                throw Arguments.Failure(description: "cannot read \(path): \(String(cString: strerror(failure)))")
+            }
+            return result
+        }
+    }
+}
+
+/// An input file, or standard input for "-", read a chunk at a time into
+/// one buffer used again for each, for a command that feeds as it reads:
+/// a 64 MiB replay read whole spent 35 ms of a 90 ms process in that one
+/// `read`, most of it the kernel faulting in and zeroing fresh pages for the
+/// array (strace -T), where chunks into a buffer that stays in the cache
+/// cost a copy each, and the process holds 1 MiB of input rather than all of
+/// it. (`replay` reads its chunks ahead, ``ReadAheadInput``.)
+package struct ChunkedInput: ~Copyable {
+    /// The bytes of each chunk at most.
+    package static let chunkSize = 1 << 20
+
+    private let file: InputFile
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The file's length when it is a regular file (it may still grow or
+    /// shrink while it is read), nil for a pipe or a terminal.
+    package var knownSize: Int? { file.knownSize }
+
+    package init(_ path: String) throws {
+        file = try InputFile(path)
+        buffer = .allocate(capacity: Self.chunkSize)
     }
 
     deinit {
         buffer.deallocate()
-        if descriptor != STDIN_FILENO { close(descriptor) }
     }
 
     /// The next chunk (valid until the next call), empty at the end of the
     /// input. A chunk is what one `read` returned: a pipe's may be short.
     package func next() throws -> UnsafeBufferPointer<UInt8> {
-        let count = try read(into: buffer.baseAddress!, count: buffer.count)
+        let count = try file.read(into: buffer.baseAddress!, count: buffer.count)
         return UnsafeBufferPointer(rebasing: buffer[..<count])
     }
 
@@ -73,7 +108,7 @@ package struct ChunkedInput: ~Copyable {
         var bytes = [UInt8](unsafeUninitializedCapacity: (knownSize ?? 0) + 1) { array, initialized in
             do {
                 while initialized < array.count {
-                    let count = try read(into: array.baseAddress! + initialized, count: array.count - initialized)
+                    let count = try file.read(into: array.baseAddress! + initialized, count: array.count - initialized)
                     if count == 0 {
                         ended = true
                         return
@@ -92,24 +127,9 @@ package struct ChunkedInput: ~Copyable {
         }
         return bytes
     }
-
-    /// One `read` of at most `count` bytes (and at most 1 GiB: Darwin's
-    /// read(2) refuses counts past INT_MAX, where Linux reads less), again
-    /// when interrupted; 0 at the end of the input.
-    package func read(into start: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
-        while true {
-            let result = systemRead(descriptor, start, min(count, 1 << 30))
-            let failure = errno
-            if result < 0 && failure == EINTR { continue }
-            guard result >= 0 else {
-                throw Arguments.Failure(description: "cannot read \(path): \(String(cString: strerror(failure)))")
-            }
-            return result
-        }
-    }
 }
 
-/// The C library's `read`, named apart from ``ChunkedInput``'s own.
+/// The C library's `read`, named apart from ``InputFile``'s own.
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(descriptor, buffer, count)
 }

@@ -11,44 +11,47 @@ import Dispatch
 /// waits only when the reader is behind (a slow pipe) or at the start.
 ///
 /// A chunk is what one `read` returned, as ``ChunkedInput/next()`` returns
-/// it, valid until the next call.
+/// it. It lives in the reader's buffers: valid until the next call, and only
+/// while the input is alive (keep it, e.g. with `withExtendedLifetime`, for
+/// as long as a chunk is read).
 package final class ReadAheadInput {
-    /// The file's length when it is a regular file, as ``ChunkedInput``'s.
+    /// The file's length when it is a regular file, as ``InputFile``'s.
     package let knownSize: Int?
 
     private let reader: Reader
-    /// The buffer the caller holds, if any, and the next it takes.
-    private var held: Int?
+    /// Whether the caller holds a buffer (the one it was given last).
+    private var holding = false
+    /// The buffer the caller takes next.
     private var nextBuffer = 0
     /// Whether the caller has been given the end or a failure: later calls
     /// return the end at once (the reader has stopped).
     private var finished = false
 
     /// Opens `path` (or standard input for "-") and starts reading it.
-    /// - Throws: the failure to open it, as ``ChunkedInput/init(_:)`` does.
+    /// - Throws: the failure to open it, as ``InputFile/init(_:)`` does.
     package init(_ path: String) throws {
-        let input = try ChunkedInput(path)
-        knownSize = input.knownSize
-        reader = Reader(input)
+        let file = try InputFile(path)
+        knownSize = file.knownSize
+        reader = Reader(file)
         let reader = reader
         DispatchQueue(label: "termengine.read-ahead").async { reader.run() }
     }
 
-    /// Stops the reader and waits for it: it stops at once when it has
-    /// stopped already (the end of the input, a failure) or waits for a
-    /// buffer; a read under way (a pipe with nothing to read) completes first.
+    /// Tells the reader to stop, without waiting for it: a read under way
+    /// (a pipe with nothing to read yet) may last. The reader keeps its
+    /// buffers and the file until it has stopped.
     deinit {
         reader.stop()
     }
 
-    /// The next chunk (valid until the next call), empty at the end of the
-    /// input.
-    /// - Throws: the read's failure, with the path (``ChunkedInput``'s
+    /// The next chunk (valid until the next call, while the input is
+    /// alive), empty at the end of the input.
+    /// - Throws: the read's failure, with the path (``InputFile``'s
     ///   message); after it the input is at its end.
     package func next() throws -> UnsafeBufferPointer<UInt8> {
-        if let held {
+        if holding {
             reader.giveBack()
-            self.held = nil
+            holding = false
         }
         guard !finished else { return UnsafeBufferPointer(start: nil, count: 0) }
         let index = nextBuffer
@@ -59,7 +62,7 @@ package final class ReadAheadInput {
             throw error
         case .bytes(let chunk):
             if chunk.isEmpty { finished = true }
-            held = index
+            holding = true
             return chunk
         }
     }
@@ -68,7 +71,9 @@ package final class ReadAheadInput {
     /// that change hands through two semaphores, which order every access.
     /// `filled` counts chunks read (a buffer's bytes and outcome are written
     /// before its signal, read after the wait for it); `emptied` counts
-    /// buffers given back, which the reader may fill again.
+    /// buffers given back, which the reader may fill again (it fills them
+    /// in turn, so the one it fills is the one given back longest ago).
+    /// The reading thread's block holds it until the thread has stopped.
     private final class Reader: @unchecked Sendable {
         /// The outcome of one read: its bytes (none at the end of the
         /// input) or its failure.
@@ -77,7 +82,7 @@ package final class ReadAheadInput {
             case failed(any Error)
         }
 
-        private let input: ChunkedInput
+        private let file: InputFile
         private let buffers: UnsafeMutableBufferPointer<UInt8>
         private let outcomes: UnsafeMutablePointer<Outcome>
         private let filled = DispatchSemaphore(value: 0)
@@ -85,16 +90,14 @@ package final class ReadAheadInput {
         /// traps when a semaphore goes with fewer permits than it was made
         /// with, as this one may (the reader waiting for a buffer at the end).
         private let emptied = DispatchSemaphore(value: 0)
-        /// Signalled once, when `run` returns.
-        private let stopped = DispatchSemaphore(value: 0)
         /// Set by `stop()` before it wakes the reader, read by the reader
         /// after each wait on `emptied`; under `stoppingLock` (the permit the
         /// reader took may be an older one, which orders nothing).
         private var stopping = false
         private let stoppingLock = DispatchSemaphore(value: 1)
 
-        init(_ input: consuming ChunkedInput) {
-            self.input = input
+        init(_ file: consuming InputFile) {
+            self.file = file
             buffers = .allocate(capacity: 2 * ChunkedInput.chunkSize)
             outcomes = .allocate(capacity: 2)
             outcomes.initialize(repeating: .bytes(UnsafeBufferPointer(start: nil, count: 0)), count: 2)
@@ -117,21 +120,20 @@ package final class ReadAheadInput {
                 stoppingLock.wait()
                 let stop = stopping
                 stoppingLock.signal()
-                if stop { break }
+                if stop { return }
                 let start = buffers.baseAddress! + index * ChunkedInput.chunkSize
                 let outcome: Outcome
                 do {
-                    let count = try input.read(into: start, count: ChunkedInput.chunkSize)
+                    let count = try file.read(into: start, count: ChunkedInput.chunkSize)
                     outcome = .bytes(UnsafeBufferPointer(start: start, count: count))
                 } catch {
                     outcome = .failed(error)
                 }
                 outcomes[index] = outcome
                 filled.signal()
-                guard case .bytes(let chunk) = outcome, !chunk.isEmpty else { break }
+                guard case .bytes(let chunk) = outcome, !chunk.isEmpty else { return }
                 index ^= 1
             }
-            stopped.signal()
         }
 
         /// Buffer `index`'s outcome, once the reader has written it.
@@ -145,14 +147,14 @@ package final class ReadAheadInput {
             emptied.signal()
         }
 
-        /// Tells the reader to stop and waits until it has.
+        /// Tells the reader to stop at its next wait for a buffer (one
+        /// permit: it looks at `stopping` after every wait), or at once when
+        /// it is waiting.
         func stop() {
             stoppingLock.wait()
             stopping = true
             stoppingLock.signal()
             emptied.signal()
-            emptied.signal()
-            stopped.wait()
         }
     }
 }

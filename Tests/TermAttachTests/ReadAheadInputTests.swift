@@ -105,12 +105,42 @@ struct ReadAheadInputTests {
         defer { try? FileManager.default.removeItem(at: file) }
         for _ in 0..<20 {
             let input = try ReadAheadInput(file.path)
-            let chunk = try input.next()
-            let read = chunk.elementsEqual(bytes[0..<chunk.count])
-            #expect(read)
+            // The chunk is the input's buffer: kept while it is read.
+            try withExtendedLifetime(input) {
+                let chunk = try input.next()
+                let read = chunk.count == ChunkedInput.chunkSize && chunk.elementsEqual(bytes[0..<chunk.count])
+                #expect(read)
+            }
         }
         // Dropped before anything was read, too.
         for _ in 0..<20 { _ = try ReadAheadInput(file.path) }
+    }
+
+    /// The reader may be inside a `read` that waits for a pipe's writer:
+    /// dropping the input must not wait for it.
+    @Test("an input dropped while its reader waits on an idle pipe returns at once")
+    func droppedWhileReadingAnIdlePipeReturns() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("read-ahead-\(UUID().uuidString)")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(at: fifo) }
+        // The writer sends one chunk, then holds its end open for 2 s.
+        let writer = Thread {
+            let descriptor = open(fifo.path, O_WRONLY)
+            guard descriptor >= 0 else { return }
+            _ = "first".withCString { write(descriptor, $0, 5) }
+            usleep(2_000_000)
+            close(descriptor)
+        }
+        writer.start()
+        var input: ReadAheadInput? = try ReadAheadInput(fifo.path)
+        let first = try input.map { input in
+            try withExtendedLifetime(input) { String(decoding: try input.next(), as: UTF8.self) }
+        }
+        #expect(first == "first")
+        let clock = ContinuousClock()
+        let dropped = clock.measure { input = nil }
+        #expect(input == nil)
+        #expect(dropped < .milliseconds(500), "dropping took \(dropped)")
     }
 
     @Test("a missing file is refused at once, as before")
