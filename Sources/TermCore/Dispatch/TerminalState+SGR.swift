@@ -147,7 +147,7 @@ extension TerminalState {
             // A parameter followed by a colon starts a group of sub-parameters
             // (T.416). Only 4 and 38/48/58 read theirs; any other code applies
             // as it would alone and its group is skipped.
-            var next = index + 1
+            var next = index &+ 1
             if parameters.hasSubparameter(after: index) {
                 var groupEnd = index + 1
                 while parameters.hasSubparameter(after: groupEnd) { groupEnd += 1 }
@@ -171,7 +171,7 @@ extension TerminalState {
                 // tests: colour-heavy output is mostly these.
                 let (color, used) = semicolonColor(values, after: index)
                 if let color { style.setExtendedColor(code, color) }
-                index = next + used
+                index = next &+ used
                 continue
             }
             switch code {
@@ -214,17 +214,20 @@ extension TerminalState {
     /// short uses what there is (xterm), an unknown kind just the kind.
     @inline(__always)
     func semicolonColor(_ values: SGRValues, after index: Int) -> (TerminalColor?, Int) {
-        let available = values.count - 1 - index
+        // Indices within a list of at most `ControlSequence.maxParams`:
+        // wrapping operators spare the overflow checks (a colour-dense
+        // SGR takes this path twice).
+        let available = values.count &- 1 &- index
         guard available >= 1 else { return (nil, 0) }
-        switch values[index + 1] {
+        switch values[index &+ 1] {
         case 5:
             guard available >= 2 else { return (nil, 1) }
-            return (.indexed(UInt8(clamping: values[index + 2])), 2)
+            return (.indexed(UInt8(clamping: values[index &+ 2])), 2)
         case 2:
             guard available >= 4 else { return (nil, available) }
             let color = TerminalColor.rgb(
-                UInt8(clamping: values[index + 2]), UInt8(clamping: values[index + 3]),
-                UInt8(clamping: values[index + 4]))
+                UInt8(clamping: values[index &+ 2]), UInt8(clamping: values[index &+ 3]),
+                UInt8(clamping: values[index &+ 4]))
             return (color, 4)
         default:
             return (nil, 1)
