@@ -30,6 +30,14 @@ public protocol VTHandler {
     /// only valid during the call.
     mutating func printText(_ scalars: UnsafeBufferPointer<UInt32>)
 
+    /// Where a run of non-ASCII text starts: the printable text from there
+    /// on, for a handler that prints it faster by decoding each character
+    /// where it places it. Taking text (``PrintableText/take(upTo:)``) must
+    /// do what ``printText(_:)``, ``printScalars(_:)`` or ``print(_:)`` of
+    /// its characters would; the parser hands what is not taken to those as
+    /// usual. The default takes none.
+    mutating func printText(ahead text: inout PrintableText)
+
     /// A C0 control (0x00–0x1F) or a C1 control (0x80–0x9F, received as its
     /// UTF-8 encoding) that is executed, not one that starts a sequence.
     mutating func execute(_ control: UInt8)
@@ -90,6 +98,9 @@ extension VTHandler {
     @inlinable public mutating func printText(_ scalars: UnsafeBufferPointer<UInt32>) {
         printTextInStretches(scalars)
     }
+    /// Takes no text: the parser then hands it to ``printText(_:)``,
+    /// ``printScalars(_:)`` or ``print(_:)``.
+    @inlinable public mutating func printText(ahead text: inout PrintableText) {}
     /// Ignores the control.
     @inlinable public mutating func execute(_ control: UInt8) {}
     /// Calls ``execute(_:)`` with CR (0x0D), then with LF (0x0A).

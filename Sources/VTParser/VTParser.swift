@@ -279,6 +279,12 @@ public struct VTParser: Sendable {
             handler.print(first)
             return start
         }
+        // A handler that decodes the text where it places it takes what it
+        // can (the whole line, for text in one script on a screen's row).
+        let textStart = start &- (first < 0x800 ? 2 : first < 0x1_0000 ? 3 : 4)
+        var text = PrintableText(base, from: textStart, to: end)
+        handler.printText(ahead: &text)
+        if text.position != textStart { return text.position }
         return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.scalarRunCapacity) { run in
             run[0] = first
             var count = 1

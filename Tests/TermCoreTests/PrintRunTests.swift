@@ -78,6 +78,46 @@ struct PrintRunTests {
         expectRandomMixesMatchTheOneScalarPath(columns, rows, pieces, cases: 60, generator: &generator)
     }
 
+    /// Lines of words in several scripts, long enough to wrap, which the
+    /// terminal prints as it decodes them (the parser's text ahead): fed in
+    /// pieces of random length, so that sequences are cut between feeds,
+    /// under the states that change how text prints, and compared cell by
+    /// cell with the one-scalar path; each case ends with REP.
+    @Test("Lines of words fed in random pieces match the one scalar path", arguments: [(80, 24), (17, 5), (7, 3)])
+    func linesOfWordsFedInRandomPiecesMatchTheOneScalarPath(columns: Int, rows: Int) {
+        var generator = SplitMix64(seed: UInt64(columns * 31 + rows))
+        let words = [
+            "æpıłčø", "àmğdù", "аШБьмЗгв", "бП", "ΠβΓοΣ", "xóëivu", "plain", "漢字かな", "─│┌┐", "e\u{301}x\u{302}",
+            "😀👩\u{200D}👧", "🇫🇷🇩🇪", "ＡＢ", "\u{301}",
+        ]
+        let separators = [
+            " ", " ", " ", "  ", "\r\n", "\u{1B}[31m", "\u{1B}[m", "\u{1B}[?7l", "\u{1B}[?7h", "\u{1B}(0", "\u{1B}(B",
+            "\u{1B}[4h", "\u{1B}[4l", "\u{1B}[1\"q", "\u{1B}[0\"q", "\u{1B}[?2027h", "\u{1B}[?2027l",
+            "\u{1B}[?69h\u{1B}[2;6s", "\u{1B}[?69l", "\u{1B}#6", "\u{1B}[3G", "\u{7F}", "\u{85}",
+        ]
+        for _ in 0..<30 {
+            var text = ""
+            for _ in 0..<120 {
+                text += words[Int(generator.next() % UInt64(words.count))]
+                // Mostly a space between words, as in running text.
+                text += generator.next() % 4 == 0 ? separators[Int(generator.next() % UInt64(separators.count))] : " "
+            }
+            let bytes = Array(text.utf8)
+            let pieces = Terminal(columns: columns, rows: rows, scrollback: 10)
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + 1 + Int(generator.next() % 40))
+                pieces.feed(bytes[start..<end])
+                start = end
+            }
+            pieces.feed("\(CSI)3b")
+            let (_, oneByOne) = fedWholeAndByteByByte(columns, rows, text, then: "\(CSI)3b", scrollback: 10)
+            #expect(CellGrid(pieces) == CellGrid(oneByOne), "input \(text.debugDescription.prefix(400))")
+            #expect(pieces.scrollbackLines == oneByOne.scrollbackLines)
+            if CellGrid(pieces) != CellGrid(oneByOne) { return }
+        }
+    }
+
     /// Zero-width scalars at the start of a run (after ASCII, after a
     /// sequence that ends a run without moving the cursor, after cursor
     /// motion) against the one-scalar path: the cells, the cursor, the

@@ -18,6 +18,10 @@ extension TerminalState: VTHandler {
         printMixedRun(scalars)
     }
 
+    mutating func printText(ahead text: inout PrintableText) {
+        text.take(upTo: printTextAhead(text, from: text.position))
+    }
+
     mutating func execute(_ control: UInt8) {
         lastGraphic = nil  // REP repeats only a character that came just before it (xterm)
         switch control {
@@ -358,3 +362,4 @@ extension TerminalState: VTHandler {
 
 /// The parser's plain lines are what `printPlainLines` takes.
 extension PlainTextLines: PlainLineSource {}
+extension PrintableText: PrintableCharacters {}

@@ -356,19 +356,41 @@ extension TerminalState {
             for scalar in scalars { printScalar(scalar) }
             return
         }
-        let count = scalars.count
-        var index = 0
-        while index < count {
-            if !cursor.pendingWrap {
-                index = printRowOfScalars(base, from: index, count: count)
-                if index == count { break }
-            }
+        _ = printRows(of: ScalarRun(base: base, count: scalars.count), from: 0)
+    }
+
+    /// The text ahead in the parser's buffer (its `printText(ahead:)`),
+    /// decoded where it is placed: printed from `start` as
+    /// `printRunOfScalars` prints a run, from the bytes, so that a line of
+    /// Latin, Greek or Cyrillic words goes out in one pass with no buffer of
+    /// scalars between the parser and the cells. Returns where the text
+    /// ends, or `start` having printed none where ASCII in GL is not itself
+    /// (another charset, a single shift) or in the modes the quick path
+    /// leaves alone.
+    mutating func printTextAhead<Text: PrintableCharacters>(_ text: Text, from start: Int) -> Int {
+        guard charsets.isPlainASCII && !modes.graphemeClustering && !modes.insert && !protectedPen else {
+            return start
+        }
+        return printRows(of: text, from: start)
+    }
+
+    /// Prints `characters` from `start` to their end, a row at a time
+    /// (`printRow`), and each character the row's quick path leaves to
+    /// `printScalar`: returns where they end.
+    ///
+    /// - Precondition: no grapheme clustering, insert mode or protected pen.
+    @inline(__always)
+    mutating func printRows<Characters: PrintableCharacters>(of characters: Characters, from start: Int) -> Int {
+        var index = start
+        while true {
+            if !cursor.pendingWrap { index = printRow(of: characters, from: index) }
             // A pending wrap, no room for the next character, or a
             // zero-width scalar with nothing before it on this row: the
             // general path decides (wraps, leaves a spacer, joins the
             // previous row's last character, drops the mark).
-            printScalar(base[index])
-            index &+= 1
+            guard let (scalar, next) = characters.character(at: index) else { return index }
+            printScalar(scalar)
+            index = next
         }
     }
 
@@ -387,9 +409,9 @@ extension TerminalState {
         printRunOfScalars(scalars)
     }
 
-    /// The quick path of `printRunOfScalars`: places `base[index...]` on the
-    /// cursor's row while each character fits before the right edge, and
-    /// returns the index of the first scalar it left (`count` when none).
+    /// The quick path of `printRows`: places the characters from `start` on
+    /// the cursor's row while each fits before the right edge, and returns
+    /// the index of the first it left (their end when none).
     ///
     /// The cursor column and the last character live in locals and are
     /// written back once, on the way out: stored per character, they were
@@ -402,7 +424,7 @@ extension TerminalState {
     /// - Precondition: no pending wrap; no grapheme clustering, insert mode
     ///   or protected pen.
     @inline(__always)
-    mutating func printRowOfScalars(_ base: UnsafePointer<UInt32>, from start: Int, count: Int) -> Int {
+    mutating func printRow<Characters: PrintableCharacters>(of characters: Characters, from start: Int) -> Int {
         let (row, flags, page) = active.rowAndFlags(ScreenRow(cursor.row))
         bindPen(toPage: page)
         let edge = rightEdge(rowFlags: flags)
@@ -420,10 +442,9 @@ extension TerminalState {
         var col = cursor.col
         var pendingWrap = false
         var index = start
-        // Columns stay within the row (`edge` < `columns`) and indices within
-        // the buffer: wrapping operators spare the overflow checks.
-        while index < count {
-            let scalar = base[index]
+        // Columns stay within the row (`edge` < `columns`): wrapping
+        // operators spare the overflow checks.
+        while let (scalar, next) = characters.character(at: index) {
             let width = widths.width(of: scalar)
             if width == 0 {
                 // A combining mark or other zero-width scalar joins the
@@ -466,7 +487,7 @@ extension TerminalState {
                 }
                 // Past the cluster limit (counted) the REP state stays as it
                 // was, as in `attachToPreviousCell`.
-                index &+= 1
+                index = next
                 continue
             }
             if width == 1 {
@@ -475,8 +496,8 @@ extension TerminalState {
                 guard col <= edge else { break }
                 if row[col].content & Cell.widthMask != 0 { clearWideOverlap(row, from: col, count: 1) }
                 UnsafeMutableRawPointer(row + col).storeBytes(of: cellBits | UInt64(scalar), as: UInt64.self)
+                index = next
                 lastColumn = col
-                index &+= 1
                 if col == edge {
                     if autowrap {
                         pendingWrap = true
@@ -504,7 +525,7 @@ extension TerminalState {
             UnsafeMutableRawPointer(row + col).storeBytes(of: cellBits | UInt64(scalar) | wideBits, as: UInt64.self)
             UnsafeMutableRawPointer(row + end).storeBytes(of: cellBits | tailBits, as: UInt64.self)
             lastColumn = col
-            index &+= 1
+            index = next
             // As `advanceCursor`: past the edge the cursor stays in the last
             // column, with a pending wrap when autowrap is on (the next
             // character then goes through the general path).
