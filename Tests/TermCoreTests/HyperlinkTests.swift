@@ -67,7 +67,7 @@ struct HyperlinkTests {
         var used = [Bool](repeating: false, count: table.count)
         used[Int(a)] = true
         used[Int(c)] = true
-        let map = table.compact(keeping: used)
+        let map = compact(&table, keeping: used)
         #expect(map[Int(b)] == 0)
         #expect(table.count == 3)
         #expect(table[map[Int(a)]] == Hyperlink(uri: "https://a.example"))
@@ -118,4 +118,14 @@ struct HyperlinkTests {
         }
         #expect(wrong == 0)
     }
+}
+
+/// Compacts `table` keeping the links `used` marks: the map from old id to
+/// new one, as the table's `renumber` gets it.
+func compact(_ table: inout HyperlinkTable, keeping used: [Bool]) -> [UInt16] {
+    var map: [UInt16] = []
+    table.compact(
+        markUsed: { mark in for id in used.indices where used[id] { mark(UInt16(id)) } },
+        renumber: { map = Array($0.prefix(used.count)) })
+    return map
 }

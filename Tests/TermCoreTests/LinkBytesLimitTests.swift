@@ -55,18 +55,18 @@ struct LinkBytesLimitTests {
         #expect(add(16) == nil)
         // Every link still named: the compaction keeps 64,000 bytes and
         // makes room for as many again (128,000).
-        _ = table.compact(keeping: [Bool](repeating: true, count: table.count))
+        _ = compact(&table, keeping: [Bool](repeating: true, count: table.count))
         #expect(table.byteLimit == 128_000)
         for index in 16..<32 { #expect(add(index) != nil, "link \(index)") }
         #expect(add(32) == nil)
         // One link named: back to 65,536.
         var used = [Bool](repeating: false, count: table.count)
         used[1] = true
-        _ = table.compact(keeping: used)
+        _ = compact(&table, keeping: used)
         #expect(table.byteLimit == 65_536)
         #expect(add(32) != nil)
         // An era's reset: back to 65,536 as well.
-        _ = table.compact(keeping: [Bool](repeating: true, count: table.count))
+        _ = compact(&table, keeping: [Bool](repeating: true, count: table.count))
         table.removeAll()
         #expect(table.byteLimit == 65_536)
     }

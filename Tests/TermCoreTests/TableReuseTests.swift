@@ -61,6 +61,35 @@ struct TableReuseTests {
         #expect(table.styles.capacity == capacity)
     }
 
+    @Test("A link compaction keeps the table's storage, and the links after it fill it again")
+    func aLinkCompactionKeepsTheTablesStorage() throws {
+        var table = HyperlinkTable(limit: 1_024, byteLimit: 65_536)
+        func add(_ index: Int) -> UInt16? {
+            Array("https://example.org/\(index)/".utf8).withUnsafeBufferPointer { table.id(uri: $0, linkID: nil) }
+        }
+        for index in 0..<300 { _ = try #require(add(index)) }
+        let (entries, slots) = (Self.address(table.entries), Self.address(table.slots))
+        var counted = Set<UnsafeRawPointer>()
+        let bytes = table.heapBytes(counted: &counted)
+        // Every third link named: each found again by its bytes at its new
+        // id, in order; the others dropped.
+        let map = compact(&table, keeping: (0...300).map { $0 != 0 && $0 % 3 == 0 })
+        #expect(table.count == 101)
+        for index in 0..<300 {
+            let old = index + 1
+            #expect(map[old] == (old % 3 == 0 ? UInt16(old / 3) : 0), "link \(index)")
+            if old % 3 == 0 { #expect(table[map[old]] == Hyperlink(uri: "https://example.org/\(index)/")) }
+            if old % 3 == 0 { #expect(add(index) == map[old]) }
+        }
+        #expect(Self.address(table.entries) == entries && Self.address(table.slots) == slots)
+        // As many new links again: the same storage, which did not grow.
+        for index in 300..<500 { _ = try #require(add(index)) }
+        #expect(Self.address(table.entries) == entries && Self.address(table.slots) == slots)
+        counted = []
+        #expect(table.heapBytes(counted: &counted) == bytes)
+        #expect(add(2) == 1 && add(499) == 300)
+    }
+
     /// The address of an array's storage.
     static func address<Element>(_ array: [Element]) -> UnsafeRawPointer? {
         array.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }

@@ -338,10 +338,14 @@ extension Grid {
 
     /// Keeps only the links the cells of page `page` name, renumbered.
     mutating func compactLinks(page: Int) {
-        var used = [Bool](repeating: false, count: pages[page].links.count)
-        forEachCell(page: page) { cell in used[Int(cell.linkID)] = true }
-        let map = pages[page].links.compact(keeping: used)
-        forEachCell(page: page) { cell in cell.linkID = map[Int(cell.linkID)] }
+        // The table is taken out while the cells are visited, as in
+        // `compactStyles`, with the shared empty one in its place.
+        var links = pages[page].links
+        pages[page].links = HyperlinkTable.placeholder
+        links.compact(
+            markUsed: { markUsed in forEachCell(page: page) { cell in markUsed(cell.linkID) } },
+            renumber: { map in forEachCell(page: page) { cell in cell.linkID = map[Int(cell.linkID)] } })
+        pages[page].links = links
         linkCompactions += 1
         noteCompaction(page: page)
     }

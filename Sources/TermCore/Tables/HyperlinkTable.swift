@@ -59,7 +59,7 @@ struct HyperlinkTable {
     let limit: Int
     /// The bytes of keys past which a new link makes the page compact the
     /// table first: `baseByteLimit`, or twice the bytes the last compaction
-    /// kept when that is more (`compact(keeping:)`).
+    /// kept when that is more (`compact(markUsed:renumber:)`).
     private(set) var byteLimit: Int
     /// The bytes of links a table holds before its first compaction
     /// (``Limits/linkBytes(cells:)`` of its page's cells).
@@ -77,6 +77,10 @@ struct HyperlinkTable {
         self.byteLimit = byteLimit
         self.baseByteLimit = byteLimit
     }
+
+    /// An empty table to put in a table's place while it is taken out (a
+    /// copy of it shares its arrays: assigning it allocates nothing).
+    static let placeholder = HyperlinkTable()
 
     /// The bytes of the key of `uri` and `linkID` (``key(uri:linkID:)``).
     static func keyCount(uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?) -> Int {
@@ -278,7 +282,13 @@ struct HyperlinkTable {
     }
 
     private mutating func rebuildIndex(capacity: Int) {
-        slots = [UInt16](repeating: 0, count: capacity)
+        // At its size the index is zeroed where it is: a compaction in the
+        // middle of a feed allocates nothing.
+        if capacity == slots.count {
+            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        } else {
+            slots = [UInt16](repeating: 0, count: capacity)
+        }
         let mask = capacity - 1
         for id in 1..<entries.count {
             var slot = Int(truncatingIfNeeded: entries[id].hash) & mask
@@ -287,23 +297,50 @@ struct HyperlinkTable {
         }
     }
 
-    /// Keeps the links `isUsed` marks, renumbered in their order; returns
-    /// each old id's new one (0 for a link dropped).
-    mutating func compact(keeping isUsed: [Bool]) -> [UInt16] {
-        var remap = [UInt16](repeating: 0, count: entries.count)
-        var keptBytes: [UInt8] = []
-        var keptEntries = [Entry(start: 0, count: 0, hash: 0)]
-        for id in 1..<entries.count where isUsed[id] {
-            remap[id] = UInt16(keptEntries.count)
-            let entry = entries[id]
-            keptEntries.append(Entry(start: UInt32(keptBytes.count), count: entry.count, hash: entry.hash))
-            keptBytes.append(contentsOf: bytes[Int(entry.start)..<Int(entry.start + entry.count)])
+    /// Keeps only the links in use, renumbered in their order. `markUsed`
+    /// is called with a function to report each id in use; `renumber` then
+    /// gets the map from old id to new one (0 for a link dropped). The
+    /// index's slots (at least twice as many as there are entries) hold that
+    /// map, the kept keys move down in the buffer they are in, and the
+    /// index is made anew at its size, so a compaction in the middle of a
+    /// feed allocates nothing (link_churn at 200×50 allocated 9 times each
+    /// time its ring of scrollback went round, its compactions' new arrays
+    /// and their growing back), unless the keys' buffer is far larger than
+    /// the table may fill before its next compaction.
+    mutating func compact(
+        markUsed: ((UInt16) -> Void) -> Void, renumber: (UnsafeBufferPointer<UInt16>) -> Void
+    ) {
+        let count = entries.count
+        var kept = 1
+        var keptBytes = 0
+        slots.withUnsafeMutableBufferPointer { map in
+            map.update(repeating: 0)
+            markUsed { map[Int($0)] = 1 }
+            map[0] = 0  // "no link" keeps id 0
+            bytes.withUnsafeMutableBufferPointer { bytes in
+                entries.withUnsafeMutableBufferPointer { entries in
+                    for id in 1..<count where map[id] != 0 {
+                        map[id] = UInt16(truncatingIfNeeded: kept)
+                        let entry = entries[id]
+                        // Keys lie end to end in the order of their ids, so
+                        // a kept key moves down, never onto one still to
+                        // move (the copy may overlap its own old place).
+                        if Int(entry.start) != keptBytes, let base = bytes.baseAddress {
+                            UnsafeMutableRawPointer(base + keptBytes).copyMemory(
+                                from: base + Int(entry.start), byteCount: Int(entry.count))
+                        }
+                        entries[kept] = Entry(start: UInt32(keptBytes), count: entry.count, hash: entry.hash)
+                        keptBytes += Int(entry.count)
+                        kept += 1
+                    }
+                }
+            }
+            renumber(UnsafeBufferPointer(map))
         }
-        bytes = keptBytes
-        entries = keptEntries
-        var capacity = 64
-        while capacity < entries.count * 2 { capacity *= 2 }
-        rebuildIndex(capacity: capacity)
+        entries.removeSubrange(kept...)
+        bytes.removeSubrange(keptBytes...)
+        // The index keeps its size: the table filled it once and will again.
+        rebuildIndex(capacity: slots.count)
         // Room for at least as many bytes of new links as the links kept,
         // and half the base: the next compaction, O(cells of the page),
         // comes after at least half the base (32 bytes a cell) of new links,
@@ -311,7 +348,16 @@ struct HyperlinkTable {
         // base at least 64 KiB), and the table holds at most twice the
         // links its cells named at its last compaction, or the base.
         byteLimit = max(baseByteLimit, 2 * bytes.count)
-        return remap
+        // A buffer grown for more than that (links that were all named, now
+        // mostly gone) is given back: the table holds at most `byteLimit`
+        // bytes before its next compaction, and a buffer within an eighth of
+        // it, which is what the table's growth reaches, is kept.
+        if bytes.capacity > byteLimit + byteLimit / 8 {
+            var smaller: [UInt8] = []
+            smaller.reserveCapacity(bytes.count)
+            smaller.append(contentsOf: bytes)
+            bytes = smaller
+        }
     }
 }
 
