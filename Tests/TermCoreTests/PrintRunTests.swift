@@ -118,6 +118,32 @@ struct PrintRunTests {
         }
     }
 
+    /// A character the general path takes last (here a wide one dropped
+    /// after a wrap, on a screen of one column) leaves the rows the text
+    /// did not write unchanged: the quick path is not entered again for
+    /// nothing (review of bb61cc1).
+    @Test("A character left to the general path last touches no other row")
+    func aCharacterLeftToTheGeneralPathLastTouchesNoOtherRow() {
+        for input in ["中", "\(CSI)?69h\(CSI)1;1s中", "中x\u{301}"] {
+            let whole = Terminal(columns: 1, rows: 3, scrollback: 10)
+            let oneByOne = Terminal(columns: 1, rows: 3, scrollback: 10)
+            whole.feed("a")
+            oneByOne.feed("a")
+            let (wholeBefore, oneByOneBefore) = (whole.snapshot(), oneByOne.snapshot())
+            whole.feed(input)
+            for byte in input.utf8 { oneByOne.feed([byte]) }
+            #expect(CellGrid(whole) == CellGrid(oneByOne), "\(input.debugDescription)")
+            #expect(
+                whole.snapshot().changedRows(since: wholeBefore)
+                    == oneByOne.snapshot().changedRows(since: oneByOneBefore), "\(input.debugDescription)")
+        }
+        let terminal = Terminal(columns: 1, rows: 3, scrollback: 10)
+        terminal.feed("a")
+        let before = terminal.snapshot()
+        terminal.feed("中")
+        #expect(terminal.snapshot().changedRows(since: before) == [0])
+    }
+
     /// Zero-width scalars at the start of a run (after ASCII, after a
     /// sequence that ends a run without moving the cursor, after cursor
     /// motion) against the one-scalar path: the cells, the cursor, the

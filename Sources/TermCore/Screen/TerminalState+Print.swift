@@ -391,6 +391,10 @@ extension TerminalState {
             guard let (scalar, next) = characters.character(at: index) else { return index }
             printScalar(scalar)
             index = next
+            // None left: no other row is touched (a wide character dropped
+            // after a wrap leaves the cursor on a row it did not write,
+            // which the quick path would mark changed).
+            if characters.character(at: index) == nil { return index }
         }
     }
 
