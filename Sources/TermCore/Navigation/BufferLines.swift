@@ -10,7 +10,7 @@ protocol BufferLineCells {
     /// The cell at `column` (in 0..<columns).
     func cell(_ column: Int) -> Cell
     /// The scalars of the cluster `id` names in this line's page.
-    func clusterScalars(_ id: UInt32) -> ArraySlice<UInt32>
+    func clusterScalars(_ id: UInt32) -> ClusterScalars
 }
 
 /// The lines of a buffer (0 = the oldest scrollback line), of which the

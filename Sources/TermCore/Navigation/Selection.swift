@@ -72,7 +72,7 @@ extension Terminal: BufferLineSource {
         let isWrapped: Bool
         let tables: PageTables
         func cell(_ column: Int) -> Cell { cells[column] }
-        func clusterScalars(_ id: UInt32) -> ArraySlice<UInt32> { tables.clusters[id] }
+        func clusterScalars(_ id: UInt32) -> ClusterScalars { tables.clusters[id] }
     }
 
     /// The terminal holds every line of its buffer.

@@ -4,7 +4,7 @@
 
 extension SnapshotRow: BufferLineCells {
     func cell(_ column: Int) -> Cell { cells[column] }
-    func clusterScalars(_ id: UInt32) -> ArraySlice<UInt32> {
+    func clusterScalars(_ id: UInt32) -> ClusterScalars {
         tables.clusters.scalars(id) ?? []
     }
 }

@@ -475,6 +475,13 @@ extension TerminalState {
                 // The cache is checked against the grid's tables once a
                 // call: only a miss here changes them, and it keeps the
                 // cache in step itself.
+                // A letter and a diacritic: the id holds them, no lookup.
+                if let pair = Self.pairID(extending: row[target], with: scalar) {
+                    row[target].setCluster(pair)
+                    lastColumn = target
+                    index = next
+                    continue
+                }
                 if cachePage < 0 { cachePage = validClusterCachePage(page) }
                 let cacheKey = Self.clusterCacheKey(extending: row[target], with: scalar)
                 // A miss interns the cluster, which may compact the page's
@@ -744,10 +751,19 @@ extension TerminalState {
     /// cell's and the cluster's.
     @inline(__always)
     mutating func clusterID(extending cell: Cell, with scalar: UInt32, page: Int) -> UInt32? {
+        if let pair = Self.pairID(extending: cell, with: scalar) { return pair }
         let cachePage = validClusterCachePage(page)
         let cacheKey = Self.clusterCacheKey(extending: cell, with: scalar)
         if let id = clusterExtensions.id(for: cacheKey, page: cachePage) { return id }
         return newClusterID(extending: cell, with: scalar, page: page, cacheKey: cacheKey, cachePage: cachePage)
+    }
+
+    /// The id of `cell`'s scalar plus `scalar` when the id holds the pair
+    /// itself (``ClusterTable/pairID(base:mark:)``): the id interning them
+    /// gives, with no table or cache to look in.
+    @inline(__always)
+    static func pairID(extending cell: Cell, with scalar: UInt32) -> UInt32? {
+        cell.isCluster ? nil : ClusterTable.pairID(base: cell.value, mark: scalar)
     }
 
     /// The cluster cache's key for `page` of the shown grid (the page and

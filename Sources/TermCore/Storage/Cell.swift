@@ -124,6 +124,16 @@ public struct Cell: Equatable, Sendable {
     /// True when the content is a grapheme-cluster id rather than a scalar.
     @inlinable var isCluster: Bool { content & Cell.clusterFlag != 0 }
 
+    /// True when the content is the id of a cluster in its page's table,
+    /// which a compaction keeps and a copy to another page interns (not a
+    /// pair held in the id, ``ClusterTable/pairID(base:mark:)``).
+    @inlinable var namesTableCluster: Bool {
+        content & (Cell.clusterFlag | Cell.clusterPairFlag) == Cell.clusterFlag
+    }
+
+    /// Bit 20 of a cluster id: a pair the id holds (``ClusterTable/pairFlag``).
+    @usableFromInline static let clusterPairFlag: UInt32 = 1 << 20
+
     /// The scalar, or the cluster id when ``isCluster``.
     @inlinable var value: UInt32 { content & Cell.valueMask }
 

@@ -182,7 +182,7 @@ extension Grid {
     }
 
     /// The id of the cluster of `scalars` in page `page`.
-    mutating func clusterID(for scalars: ArraySlice<UInt32>, page: Int) -> UInt32? {
+    mutating func clusterID(for scalars: ClusterScalars, page: Int) -> UInt32? {
         scalars.withUnsafeBufferPointer { clusterID(for: $0, page: page) }
     }
 
@@ -225,7 +225,7 @@ extension Grid {
         if cell.linkID != 0 {
             copy.linkID = translatedLink(cell.linkID, from: source, sourcePage: sourcePage, toPage: page)
         }
-        if cell.isCluster {
+        if cell.namesTableCluster {
             if let id = clusterID(for: source.clusters[cell.value], page: page) {
                 copy.setCluster(id)
             } else {
@@ -353,9 +353,9 @@ extension Grid {
     /// Keeps only the clusters the cells of page `page` name, renumbered.
     mutating func compactClusters(page: Int) {
         var used = [Bool](repeating: false, count: pages[page].clusters.count)
-        forEachCell(page: page) { cell in if cell.isCluster { used[Int(cell.value)] = true } }
+        forEachCell(page: page) { cell in if cell.namesTableCluster { used[Int(cell.value)] = true } }
         let map = pages[page].clusters.compact(keeping: used)
-        forEachCell(page: page) { cell in if cell.isCluster { cell.setCluster(map[Int(cell.value)]) } }
+        forEachCell(page: page) { cell in if cell.namesTableCluster { cell.setCluster(map[Int(cell.value)]) } }
         clusterCompactions += 1
         noteCompaction(page: page)
     }

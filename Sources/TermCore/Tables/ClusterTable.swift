@@ -10,6 +10,87 @@
 /// when the era ended (callgrind, 2 MiB of unicode_combining at 200×50:
 /// 100K new clusters, about 775 instructions each).
 struct ClusterTable {
+    // MARK: Pairs held in the id
+
+    /// Bit 20 of an id: the cluster is one of two common pairs, held in the
+    /// id itself rather than in a table:
+    /// - bit 19 clear: a letter below U+1000 (Latin, Greek, Cyrillic,
+    ///   Armenian, Hebrew, Arabic, the Indic scripts, Thai) in bits 0–11 and
+    ///   a combining diacritical mark, U+0300–U+036F, as its offset from
+    ///   U+0300 in bits 12–18. Decomposed (NFD) text is nearly all such pairs.
+    /// - bit 19 set: a character below U+20000 in bits 0–16 and, in bits
+    ///   17–18, the scalar that follows it (``pairFollowers``): a variation
+    ///   selector (VS16 for emoji presentation, VS15 for text) or a zero
+    ///   width joiner, as emoji sequences begin (a ZWJ sequence printed a
+    ///   scalar at a time is its first emoji and the joiner in one cell).
+    ///
+    /// In a table each pair was 12 bytes of scalars and ends plus its slot
+    /// in the index, in every page and era (unicode_combining at 80×24: 828
+    /// KB of tables, 1.03 bytes a cell). Table ids stay below
+    /// ``Limits/clustersPerPage``, under this bit.
+    static let pairFlag: UInt32 = Cell.clusterPairFlag
+    /// Bit 19 of a pair's id: a character and a ``pairFollowers`` scalar,
+    /// not a letter and a diacritic.
+    static let followerFlag: UInt32 = 1 << 19
+    /// The first mark a letter's pair holds: U+0300, the start of the
+    /// Combining Diacritical Marks block.
+    static let pairMarkBase: UInt32 = 0x300
+    /// The marks a letter's pair holds: U+0300–U+036F, the whole block
+    /// (U+0370 on are Greek letters).
+    static let pairMarks: UInt32 = 0x70
+    /// Letters below U+1000: 12 bits of the id.
+    static let pairLetterLimit: UInt32 = 0x1000
+    /// Where the mark's offset from ``pairMarkBase`` sits in the id.
+    static let pairMarkShift: UInt32 = 12
+    /// The scalars that follow a character in a pair of the second kind, by
+    /// their number in bits 17–18: VS16, VS15, ZWJ.
+    static let pairFollowers: (UInt32, UInt32, UInt32) = (0xFE0F, 0xFE0E, 0x200D)
+    /// Characters below U+20000 (every emoji): 17 bits of the id.
+    static let pairCharacterLimit: UInt32 = 0x2_0000
+    /// Where the follower's number sits in the id.
+    static let pairFollowerShift: UInt32 = 17
+
+    /// The id of the cluster `base` + `mark` held in the id itself, or nil
+    /// when the pair is not one an id holds.
+    @inline(__always)
+    static func pairID(base: UInt32, mark: UInt32) -> UInt32? {
+        let offset = mark &- pairMarkBase
+        if offset < pairMarks {
+            return base < pairLetterLimit ? pairFlag | offset << pairMarkShift | base : nil
+        }
+        guard base < pairCharacterLimit else { return nil }
+        let follower: UInt32
+        switch mark {
+        case pairFollowers.0: follower = 0
+        case pairFollowers.1: follower = 1
+        case pairFollowers.2: follower = 2
+        default: return nil
+        }
+        return pairFlag | followerFlag | follower << pairFollowerShift | base
+    }
+
+    /// The two scalars of a pair's id (``pairID(base:mark:)``).
+    @inline(__always)
+    static func pairScalars(_ id: UInt32) -> (base: UInt32, mark: UInt32) {
+        if id & followerFlag == 0 {
+            return (id & (pairLetterLimit - 1), pairMarkBase + (id & ~pairFlag) >> pairMarkShift)
+        }
+        let follower: UInt32
+        switch id >> pairFollowerShift & 3 {
+        case 0: follower = pairFollowers.0
+        case 1: follower = pairFollowers.1
+        default: follower = pairFollowers.2
+        }
+        return (id & (pairCharacterLimit - 1), follower)
+    }
+
+    /// True when `id` holds its cluster itself (``pairID(base:mark:)``) and
+    /// names no entry of a table.
+    @inline(__always)
+    static func isPair(_ id: UInt32) -> Bool { id & pairFlag != 0 }
+
+    // MARK: Clusters in the table
+
     /// The scalars of every cluster, in id order.
     private(set) var scalars: [UInt32] = []
     /// Where each cluster's scalars end in `scalars`, by id; a cluster
@@ -44,17 +125,26 @@ struct ClusterTable {
         (id == 0 ? 0 : Int(ends[id &- 1]))..<Int(ends[id])
     }
 
-    subscript(id: UInt32) -> ArraySlice<UInt32> { scalars[range(Int(id))] }
+    /// The scalars of cluster `id`: a pair the id holds, or the table's.
+    subscript(id: UInt32) -> ClusterScalars {
+        Self.isPair(id) ? ClusterScalars(pair: id) : ClusterScalars(scalars[range(Int(id))])
+    }
 
     /// The scalars of cluster `id`, or nil when the table has no such id.
-    func scalars(_ id: UInt32) -> ArraySlice<UInt32>? { Int(id) < count ? self[id] : nil }
+    func scalars(_ id: UInt32) -> ClusterScalars? {
+        Self.isPair(id) || Int(id) < count ? self[id] : nil
+    }
 
     /// How many scalars cluster `id` has.
-    func count(of id: UInt32) -> Int { range(Int(id)).count }
+    func count(of id: UInt32) -> Int { Self.isPair(id) ? 2 : range(Int(id)).count }
 
     /// Copies cluster `id`'s scalars to the start of `buffer` (room for
     /// them at least), holding no reference to the table's storage after.
     func copy(_ id: UInt32, into buffer: UnsafeMutableBufferPointer<UInt32>) {
+        if Self.isPair(id) {
+            (buffer[0], buffer[1]) = Self.pairScalars(id)
+            return
+        }
         let range = range(Int(id))
         scalars.withUnsafeBufferPointer { scalars in
             _ = buffer.initialize(from: UnsafeBufferPointer(rebasing: scalars[range]))
@@ -75,8 +165,11 @@ struct ClusterTable {
         return found ?? Array(scalars).withUnsafeBufferPointer { id(for: $0) }
     }
 
-    /// The id of `scalars`, adding it if new; nil when the table is full.
+    /// The id of `scalars`, adding it if new; nil when the table is full. A
+    /// pair an id holds (``pairID(base:mark:)``) gets that id, always: two
+    /// cells with the same cluster have the same content.
     mutating func id(for cluster: UnsafeBufferPointer<UInt32>) -> UInt32? {
+        if cluster.count == 2, let id = Self.pairID(base: cluster[0], mark: cluster[1]) { return id }
         let hash = Self.hash(cluster)
         if !slots.isEmpty, let id = find(cluster, hash: hash) { return id }
         guard !isFull else { return nil }
@@ -146,7 +239,8 @@ struct ClusterTable {
         }
     }
 
-    /// Keeps only the clusters `isUsed` marks; returns the map old id → new id.
+    /// Keeps only the clusters `isUsed` marks (by table id: pairs are in no
+    /// table); returns the map old id → new id.
     mutating func compact(keeping isUsed: [Bool]) -> [UInt32] {
         var remap = [UInt32](repeating: 0, count: count)
         var keptScalars: [UInt32] = []
@@ -162,6 +256,47 @@ struct ClusterTable {
         while count * 2 > capacity { capacity *= 2 }
         rebuildIndex(capacity: capacity)
         return remap
+    }
+}
+
+/// The scalars of one cluster, as ``ClusterTable`` gives them: a range of
+/// its array, or the two a pair's id holds (``ClusterTable/pairID(base:mark:)``).
+struct ClusterScalars: RandomAccessCollection, Equatable, ExpressibleByArrayLiteral, Sendable {
+    /// The table's scalars; empty for a pair.
+    private let stored: ArraySlice<UInt32>
+    /// The pair's id (``ClusterTable/pairFlag`` set), or 0.
+    private let pair: UInt32
+
+    init(_ stored: ArraySlice<UInt32>) {
+        self.stored = stored
+        self.pair = 0
+    }
+
+    init(arrayLiteral scalars: UInt32...) { self.init(scalars[...]) }
+
+    init(pair id: UInt32) {
+        self.stored = []
+        self.pair = id
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { pair == 0 ? stored.count : 2 }
+
+    subscript(position: Int) -> UInt32 {
+        guard pair != 0 else { return stored[stored.startIndex + position] }
+        precondition(position == 0 || position == 1, "index out of range")
+        let (base, mark) = ClusterTable.pairScalars(pair)
+        return position == 0 ? base : mark
+    }
+
+    static func == (lhs: ClusterScalars, rhs: ClusterScalars) -> Bool { lhs.elementsEqual(rhs) }
+
+    /// Calls `body` with the scalars in contiguous memory (a pair's on the
+    /// stack).
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt32>) throws -> R) rethrows -> R {
+        guard pair != 0 else { return try stored.withUnsafeBufferPointer(body) }
+        let scalars = ClusterTable.pairScalars(pair)
+        return try withUnsafeBytes(of: scalars) { try body($0.bindMemory(to: UInt32.self)) }
     }
 }
 

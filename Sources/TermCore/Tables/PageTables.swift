@@ -41,11 +41,11 @@ struct PageTables {
     func link(of cell: Cell) -> Hyperlink? { links[cell.linkID] }
 
     /// True when `cell` names an entry of a page's tables (a style id other
-    /// than the default, a link or a cluster): a copy into another page must
+    /// than the default, a link or a cluster in the table): a copy into another page must
     /// intern those there.
     @inline(__always)
     static func namesEntries(_ cell: Cell) -> Bool {
-        cell.namesTableStyle || cell.linkID != 0 || cell.isCluster
+        cell.namesTableStyle || cell.linkID != 0 || cell.namesTableCluster
     }
 }
 

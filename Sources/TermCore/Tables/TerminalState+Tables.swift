@@ -71,12 +71,12 @@ extension TerminalState {
     /// The id of the cluster of `scalars` in the page of active screen row
     /// `row`, nil past the page's capacity (which a compaction makes room
     /// under, so only a full page of distinct live clusters reaches it).
-    mutating func clusterID(for scalars: ArraySlice<UInt32>, row: Int) -> UInt32? {
+    mutating func clusterID(for scalars: ClusterScalars, row: Int) -> UInt32? {
         active.clusterID(for: scalars, page: active.page(ofScreenRow: ScreenRow(row)))
     }
 
     /// The scalars of cluster `id` of the page of active screen row `row`.
-    func clusterScalars(_ id: UInt32, row: Int) -> ArraySlice<UInt32> {
+    func clusterScalars(_ id: UInt32, row: Int) -> ClusterScalars {
         active.tables(ofScreenRow: ScreenRow(row)).clusters[id]
     }
 }

@@ -44,7 +44,7 @@ package struct RowText {
     /// Appends a cell's characters: a blank as a space, a wide character's
     /// right half as nothing, a cluster's scalars from `cluster` (by id).
     @inline(__always)
-    mutating func append(_ cell: Cell, cluster: (UInt32) -> ArraySlice<UInt32>) {
+    mutating func append(_ cell: Cell, cluster: (UInt32) -> ClusterScalars) {
         switch cell.width {
         case .wideTail: return
         default: break
