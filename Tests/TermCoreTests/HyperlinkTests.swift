@@ -122,6 +122,15 @@ struct HyperlinkTests {
 
 /// Compacts `table` keeping the links `used` marks: the map from old id to
 /// new one, as the table's `renumber` gets it.
+/// Compacts a cluster table keeping the ids `used` marks; returns the map.
+func compact(_ table: inout ClusterTable, keeping used: [Bool]) -> [UInt32] {
+    var map: [UInt32] = []
+    table.compact(
+        markUsed: { mark in for id in used.indices where used[id] { mark(UInt32(id)) } },
+        renumber: { map = Array($0.prefix(used.count)) })
+    return map
+}
+
 func compact(_ table: inout HyperlinkTable, keeping used: [Bool]) -> [UInt16] {
     var map: [UInt16] = []
     table.compact(

@@ -179,7 +179,7 @@ struct PageTableTests {
         // Keep every third: the kept ones are found at their new ids, the
         // others are new again.
         let used = (0..<20_000).map { $0 % 3 == 0 }
-        let map = table.compact(keeping: used)
+        let map = compact(&table, keeping: used)
         #expect(table.count == (20_000 + 2) / 3)
         for index in stride(from: 0, to: 20_000, by: 3) where table.id(for: cluster(index)) != map[Int(ids[index])] {
             Issue.record("kept cluster \(index) not at its new id")

@@ -90,6 +90,43 @@ struct TableReuseTests {
         #expect(add(2) == 1 && add(499) == 300)
     }
 
+    @Test("A cluster compaction keeps the table's storage, and the clusters after it fill it again")
+    func aClusterCompactionKeepsTheTablesStorage() {
+        var table = ClusterTable()
+        // Letters of Latin Extended Additional with a mark, or two: no pair
+        // an id holds.
+        func cluster(_ index: Int) -> [UInt32] {
+            [0x1E00 + UInt32(index % 200), 0x300 + UInt32(index / 200)] + (index % 2 == 0 ? [0x301] : [])
+        }
+        func add(_ index: Int) -> UInt32? { table.id(for: cluster(index)) }
+        let added = (0..<3_000).compactMap(add)
+        #expect(added == (0..<3_000).map(UInt32.init))
+        let storage = (Self.address(table.scalars), Self.address(table.ends), Self.address(table.slots))
+        var counted = Set<UnsafeRawPointer>()
+        let bytes = table.heapBytes(counted: &counted)
+        // Every third named: each found again by its scalars at its new id,
+        // in order; the others dropped.
+        let map = compact(&table, keeping: (0..<3_000).map { $0 % 3 == 0 })
+        #expect(table.count == 1_000)
+        for index in stride(from: 0, to: 3_000, by: 3) {
+            #expect(map[index] == UInt32(index / 3), "cluster \(index)")
+            #expect(Array(table[map[index]]) == cluster(index))
+            let found = add(index)
+            #expect(found == map[index])
+        }
+        #expect(Self.address(table.scalars) == storage.0 && Self.address(table.ends) == storage.1)
+        #expect(Self.address(table.slots) == storage.2)
+        // As many new clusters again: the same storage, which did not grow.
+        let more = (3_000..<5_000).compactMap(add)
+        #expect(more == (1_000..<3_000).map(UInt32.init))
+        #expect(Self.address(table.scalars) == storage.0 && Self.address(table.ends) == storage.1)
+        #expect(Self.address(table.slots) == storage.2)
+        counted = []
+        #expect(table.heapBytes(counted: &counted) == bytes)
+        let (dropped, last) = (add(1), add(4_999))
+        #expect(dropped == 3_000 && last == 2_999)
+    }
+
     /// The address of an array's storage.
     static func address<Element>(_ array: [Element]) -> UnsafeRawPointer? {
         array.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }

@@ -352,10 +352,18 @@ extension Grid {
 
     /// Keeps only the clusters the cells of page `page` name, renumbered.
     mutating func compactClusters(page: Int) {
-        var used = [Bool](repeating: false, count: pages[page].clusters.count)
-        forEachCell(page: page) { cell in if cell.namesTableCluster { used[Int(cell.value)] = true } }
-        let map = pages[page].clusters.compact(keeping: used)
-        forEachCell(page: page) { cell in if cell.namesTableCluster { cell.setCluster(map[Int(cell.value)]) } }
+        // The table is taken out while the cells are visited, as in
+        // `compactLinks`, so that its arrays change in place.
+        var clusters = pages[page].clusters
+        pages[page].clusters = ClusterTable()
+        clusters.compact(
+            markUsed: { markUsed in
+                forEachCell(page: page) { cell in if cell.namesTableCluster { markUsed(cell.value) } }
+            },
+            renumber: { map in
+                forEachCell(page: page) { cell in if cell.namesTableCluster { cell.setCluster(map[Int(cell.value)]) } }
+            })
+        pages[page].clusters = clusters
         clusterCompactions += 1
         noteCompaction(page: page)
     }

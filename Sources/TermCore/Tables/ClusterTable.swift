@@ -95,13 +95,13 @@ struct ClusterTable {
     private(set) var scalars: [UInt32] = []
     /// Where each cluster's scalars end in `scalars`, by id; a cluster
     /// starts where the one before it ends.
-    private var ends: [UInt32] = []
+    private(set) var ends: [UInt32] = []
     /// Open addressing over the clusters' hashes (``hash(_:)``): slots hold
     /// an id + 1 (0 = empty) and are at most half full; none until the first
     /// cluster. Looked up by a buffer of scalars, so that finding a cluster
     /// the page has already allocates nothing (a `Dictionary` keyed by
     /// arrays needed an array for every lookup, and hashed it with SipHash).
-    private var slots: [UInt32] = []
+    private(set) var slots: [UInt32] = []
 
     var count: Int { ends.count }
 
@@ -221,7 +221,13 @@ struct ClusterTable {
     /// grows by doubling from 16 slots as its clusters come, each new page
     /// and era's again).
     private mutating func rebuildIndex(capacity: Int) {
-        slots = [UInt32](repeating: 0, count: capacity)
+        // At its size the index is zeroed where it is: a compaction in the
+        // middle of a feed allocates nothing.
+        if capacity == slots.count {
+            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        } else {
+            slots = [UInt32](repeating: 0, count: capacity)
+        }
         let mask = capacity &- 1
         scalars.withUnsafeBufferPointer { scalars in
             ends.withUnsafeBufferPointer { ends in
@@ -239,23 +245,51 @@ struct ClusterTable {
         }
     }
 
-    /// Keeps only the clusters `isUsed` marks (by table id: pairs are in no
-    /// table); returns the map old id → new id.
-    mutating func compact(keeping isUsed: [Bool]) -> [UInt32] {
-        var remap = [UInt32](repeating: 0, count: count)
-        var keptScalars: [UInt32] = []
-        var keptEnds: [UInt32] = []
-        for id in 0..<count where isUsed[id] {
-            remap[id] = UInt32(keptEnds.count)
-            keptScalars.append(contentsOf: scalars[range(id)])
-            keptEnds.append(UInt32(keptScalars.count))
+    /// Keeps only the clusters in use, renumbered in their order, as
+    /// ``HyperlinkTable`` compacts its links. `markUsed` is called with a
+    /// function to report each table id in use (pairs are in no table);
+    /// `renumber` then gets the map from old id to new one (any value for a
+    /// cluster dropped). The index's slots (at least twice as many as there
+    /// are clusters) hold that map, the kept scalars and ends move down in
+    /// their arrays, and the index is made anew at its size, so a compaction
+    /// allocates nothing (it made three arrays and a map, and the table grew
+    /// its arrays back as the page's clusters came again).
+    mutating func compact(
+        markUsed: ((UInt32) -> Void) -> Void, renumber: (UnsafeBufferPointer<UInt32>) -> Void
+    ) {
+        let count = count
+        guard count > 0 else { return }
+        var kept = 0
+        var keptScalars = 0
+        slots.withUnsafeMutableBufferPointer { map in
+            map.update(repeating: 0)
+            markUsed { map[Int($0)] = 1 }
+            scalars.withUnsafeMutableBufferPointer { scalars in
+                ends.withUnsafeMutableBufferPointer { ends in
+                    var start = 0
+                    for id in 0..<count {
+                        let end = Int(ends[id])
+                        defer { start = end }
+                        guard map[id] != 0 else { continue }
+                        map[id] = UInt32(truncatingIfNeeded: kept)
+                        // Clusters lie end to end in the order of their ids,
+                        // so a kept one moves down, never onto one still to
+                        // move (the copy may overlap its own old place).
+                        if start != keptScalars, let base = scalars.baseAddress {
+                            (base + keptScalars).update(from: base + start, count: end - start)
+                        }
+                        keptScalars += end - start
+                        ends[kept] = UInt32(truncatingIfNeeded: keptScalars)
+                        kept += 1
+                    }
+                }
+            }
+            renumber(UnsafeBufferPointer(rebasing: map[..<count]))
         }
-        scalars = keptScalars
-        ends = keptEnds
-        var capacity = 16
-        while count * 2 > capacity { capacity *= 2 }
-        rebuildIndex(capacity: capacity)
-        return remap
+        scalars.removeSubrange(keptScalars...)
+        ends.removeSubrange(kept...)
+        // The index keeps its size: the table filled it once and will again.
+        rebuildIndex(capacity: slots.count)
     }
 }
 
