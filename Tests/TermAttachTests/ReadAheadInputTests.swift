@@ -23,7 +23,9 @@ struct ReadAheadInputTests {
         return file
     }
 
-    @Test("a file of several chunks comes out whole and in order, a held chunk unchanged while the reader runs on")
+    @Test(
+        "a file of several chunks comes out whole and in order, a held chunk unchanged while the reader runs on; the first reads are short"
+    )
     func fileComesOutWholeAndInOrder() throws {
         let bytes = Self.pattern(count: 5 * ChunkedInput.chunkSize + 123)
         let file = try Self.temporaryFile(bytes)
@@ -32,9 +34,11 @@ struct ReadAheadInputTests {
         #expect(input.knownSize == bytes.count)
         var offset = 0
         var chunks = 0
+        var sizes: [Int] = []
         while true {
             let chunk = try input.next()
             if chunk.isEmpty { break }
+            sizes.append(chunk.count)
             let expected = bytes[offset..<(offset + chunk.count)]
             let read = chunk.elementsEqual(expected)
             #expect(read, "chunk \(chunks) at \(offset)")
@@ -47,7 +51,12 @@ struct ReadAheadInputTests {
             chunks += 1
         }
         #expect(offset == bytes.count)
-        #expect(chunks == 6)
+        // 64 KiB, 256 KiB, then whole chunks: feeding starts after a short
+        // read, each read overlapping the feed of the one before.
+        let first = ReadAheadInput.firstReadSize
+        let whole = ChunkedInput.chunkSize
+        #expect(first == 64 << 10 && whole == 1 << 20)
+        #expect(sizes == [first, 4 * first, whole, whole, whole, whole, bytes.count - 4 * whole - 5 * first])
         // The end stays the end.
         #expect(try input.next().isEmpty)
     }
@@ -108,7 +117,7 @@ struct ReadAheadInputTests {
             // The chunk is the input's buffer: kept while it is read.
             try withExtendedLifetime(input) {
                 let chunk = try input.next()
-                let read = chunk.count == ChunkedInput.chunkSize && chunk.elementsEqual(bytes[0..<chunk.count])
+                let read = chunk.count == ReadAheadInput.firstReadSize && chunk.elementsEqual(bytes[0..<chunk.count])
                 #expect(read)
             }
         }

@@ -475,7 +475,8 @@ extension TerminalState {
                 // The cache is checked against the grid's tables once a
                 // call: only a miss here changes them, and it keeps the
                 // cache in step itself.
-                // A letter and a diacritic: the id holds them, no lookup.
+                // A pair the id holds (a letter and a diacritic, or a
+                // character and VS16, VS15 or ZWJ): no lookup.
                 if let pair = Self.pairID(extending: row[target], with: scalar) {
                     row[target].setCluster(pair)
                     lastColumn = target
