@@ -18,6 +18,13 @@ public struct PrintableText {
     /// The offset in the buffer of the first byte not taken.
     @inlinable public var position: Int { taken }
 
+    /// The buffer's start and where the text may end at the latest (offsets
+    /// as ``character(at:)`` takes them), for a handler that reads common
+    /// characters from the bytes itself. What it takes from ``position`` on
+    /// must be printable text as ``character(at:)`` decodes it, though it
+    /// may read on past a stretch of eight printable ASCII bytes.
+    @inlinable public var bytes: (base: UnsafePointer<UInt8>, end: Int) { (base, end) }
+
     @inlinable
     init(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) {
         self.base = base

@@ -118,6 +118,50 @@ struct PrintRunTests {
         }
     }
 
+    /// Text that starts with a two-byte character goes through a loop of
+    /// its own for characters of one and two bytes
+    /// (`TerminalState.printNarrowText`), which joins diacritics and stops at
+    /// anything else. Fed whole (that loop) and a byte at a time (the
+    /// general path), over a screen with wide characters to overwrite, with
+    /// the characters at its edges: C1 controls as UTF-8, other marks
+    /// (Hebrew, Cyrillic, a second diacritic), a mark at the start of a row,
+    /// after a blank or a wide character, cut and invalid UTF-8, DEL, NBSP
+    /// and the soft hyphen, the right margin and autowrap off; then REP.
+    @Test(
+        "Two-byte letters, diacritics and what ends them match the one scalar path",
+        arguments: [(80, 24), (9, 4), (2, 3), (1, 2)])
+    func twoByteLettersMatchTheOneScalarPath(columns: Int, rows: Int) {
+        var generator = SplitMix64(seed: UInt64(columns * 7 + rows))
+        let pieces: [[UInt8]] =
+            [
+                "é", "ñ", "ß", "Ω", "ж", "Ք", "ש", "ب", "a", "Z", " ", "  ", "\u{301}", "\u{308}\u{323}", "\u{5B0}",
+                "\u{483}", "\u{85}", "\u{A0}", "\u{AD}", "\u{7F}", "中", "😀", "─", "\r\n", "\u{1B}[?7l", "\u{1B}[?7h",
+                "\u{1B}[?69h\u{1B}[2;5s", "\u{1B}[?69l", "\u{1B}[1G", "\u{1B}[2D", "\u{1B}[33m", "\u{1B}[m",
+                "\u{1B}[2b", "\u{1B}[3C", "\u{1B}[B",
+            ].map { Array($0.utf8) } + [[0xC3], [0xC3, 0x41], [0xC0, 0x80], [0xDF], [0x80], [0xE2, 0x94]]
+        for _ in 0..<40 {
+            // A row of wide characters under the text, to be cut.
+            var bytes = Array("中文字符中文字符中文字符中文字符中文字符中文字符中文字符中文字符中文字符中文字符\r".utf8)
+            for _ in 0..<150 {
+                // Mostly letters, as in running text.
+                let index =
+                    generator.next() % 3 == 0
+                    ? Int(generator.next() % UInt64(pieces.count)) : Int(generator.next() % 10)
+                bytes += pieces[index]
+            }
+            let whole = Terminal(columns: columns, rows: rows, scrollback: 10)
+            whole.feed(bytes)
+            whole.feed("\(CSI)3b")
+            let oneByOne = Terminal(columns: columns, rows: rows, scrollback: 10)
+            for byte in bytes { oneByOne.feed([byte]) }
+            oneByOne.feed("\(CSI)3b")
+            #expect(CellGrid(whole) == CellGrid(oneByOne), "input \(bytes)")
+            #expect(whole.scrollbackLines == oneByOne.scrollbackLines)
+            #expect(whole.counters.droppedCombiningMarks == oneByOne.counters.droppedCombiningMarks)
+            if CellGrid(whole) != CellGrid(oneByOne) { return }
+        }
+    }
+
     /// A character the general path takes last (here a wide one dropped
     /// after a wrap, on a screen of one column) leaves the rows the text
     /// did not write unchanged: the quick path is not entered again for

@@ -24,6 +24,10 @@ struct TextAheadTaker: VTHandler {
             if taken <= limit { takenEnd = next }
         }
         offered.append(whole)
+        // The offer's bytes are those characters' UTF-8, in the buffer.
+        let (base, end) = text.bytes
+        let bytes = UnsafeBufferPointer(start: base + text.position, count: offset - text.position)
+        #expect(offset <= end && String(decoding: bytes, as: UTF8.self) == whole)
         var takenText = ""
         offset = text.position
         while offset < takenEnd, let (scalar, next) = text.character(at: offset) {

@@ -362,4 +362,6 @@ extension TerminalState: VTHandler {
 
 /// The parser's plain lines are what `printPlainLines` takes.
 extension PlainTextLines: PlainLineSource {}
-extension PrintableText: PrintableCharacters {}
+extension PrintableText: PrintableCharacters {
+    var utf8: (base: UnsafePointer<UInt8>, end: Int)? { bytes }
+}

@@ -7,6 +7,11 @@ protocol PrintableCharacters {
     /// The character at `index` and the index after it; nil where the
     /// characters end.
     func character(at index: Int) -> (scalar: UInt32, next: Int)?
+
+    /// The UTF-8 bytes the characters are, indexed as `character(at:)`
+    /// indexes them, when they are bytes (the parser's text, which
+    /// `TerminalState.placeNarrowText` reads); nil for decoded scalars.
+    var utf8: (base: UnsafePointer<UInt8>, end: Int)? { get }
 }
 
 /// A run of scalars decoded by the parser (`printScalars`, `printText`).
@@ -19,4 +24,6 @@ struct ScalarRun: PrintableCharacters {
         // `index` < `count`, a buffer's count: `index + 1` cannot overflow.
         index < count ? (base[index], index &+ 1) : nil
     }
+
+    var utf8: (base: UnsafePointer<UInt8>, end: Int)? { nil }
 }

@@ -26,10 +26,33 @@ struct UnicodeWidth: @unchecked Sendable {
     /// Blocks of 256 code points up to U+10FFFF.
     static let stage1Count = 0x110000 >> 8
 
+    /// A bit for each code point below U+0800 (32 words): set when it is a
+    /// narrow printable character (width 1, not a C0 or C1 control, not
+    /// DEL), for a loop over text of one- and two-byte UTF-8 that tests a
+    /// character with one load (`TerminalState.placeNarrowText`).
+    let narrowBelow0800: UnsafePointer<UInt64>
+
     private init() {
         table = TwoStageTable.unpack(
             stage1Hex: UnicodeWidthTable.stage1Hex, stage2Digits: UnicodeWidthTable.stage2Digits)
         precondition(Self.stage1Count == TwoStageTable.stage1Count)
+        let narrow = UnsafeMutablePointer<UInt64>.allocate(capacity: 0x800 >> 6)
+        narrow.initialize(repeating: 0, count: 0x800 >> 6)
+        let table = table
+        for scalar in UInt32(0x20)..<0x800 where scalar != 0x7F && !(0x80..<0xA0).contains(scalar) {
+            let block = Int(table[Int(scalar >> 8)])
+            if table[Self.stage1Count + (block << 8 | Int(scalar & 0xFF))] == 1 {
+                narrow[Int(scalar >> 6)] |= 1 << UInt64(scalar & 63)
+            }
+        }
+        narrowBelow0800 = UnsafePointer(narrow)
+    }
+
+    /// True when `scalar` (below U+0800) is a narrow printable character
+    /// (``narrowBelow0800``).
+    @inline(__always)
+    func isNarrow(below0800 scalar: UInt32) -> Bool {
+        narrowBelow0800[Int(truncatingIfNeeded: scalar &>> 6)] &>> UInt64(scalar & 63) & 1 != 0
     }
 
     /// 0, 1 or 2 columns for a printable scalar.
