@@ -162,6 +162,50 @@ struct PrintRunTests {
         }
     }
 
+    /// Text that starts with a character of three bytes goes through a loop
+    /// of its own for wide characters of three bytes
+    /// (`TerminalState.printWideText`), which stops at anything else and
+    /// leaves the edge's column to the general path. Fed whole (that loop)
+    /// and a byte at a time, over a screen of wide characters at odd and
+    /// even columns, with what ends it: narrow characters of three bytes
+    /// (box drawing), ASCII, marks, emoji, an overlong form, a surrogate
+    /// and a cut sequence as bytes, the right margin, double-width rows,
+    /// autowrap off; then REP.
+    @Test(
+        "CJK and what ends it match the one scalar path",
+        arguments: [(80, 24), (9, 4), (3, 3), (2, 3), (1, 2)])
+    func cjkMatchesTheOneScalarPath(columns: Int, rows: Int) {
+        var generator = SplitMix64(seed: UInt64(columns * 13 + rows))
+        let pieces: [[UInt8]] =
+            [
+                "中", "文", "字", "か", "ナ", "한", "。", "Ａ", "─", "a", " ", "\u{301}", "😀", "é", "\r\n",
+                "\u{1B}[?7l", "\u{1B}[?7h", "\u{1B}[?69h\u{1B}[2;6s", "\u{1B}[?69l", "\u{1B}#6", "\u{1B}[1G",
+                "\u{1B}[2G", "\u{1B}[3C", "\u{1B}[B", "\u{1B}[32m", "\u{1B}[m", "\u{1B}[2b", "\u{85}",
+            ].map { Array($0.utf8) } + [[0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xE4, 0xB8], [0xE4, 0x41, 0x80]]
+        for _ in 0..<40 {
+            // Wide characters under the text, from the second column: the
+            // text's wide characters from the first cut them in two.
+            var bytes = Array("\u{1B}[2G中文字符中文字符中文字符中文字符中文字符中文字符中文字符中文字符中文字符中文\r".utf8)
+            for _ in 0..<150 {
+                // Mostly wide characters, as in CJK text.
+                let index =
+                    generator.next() % 3 == 0
+                    ? Int(generator.next() % UInt64(pieces.count)) : Int(generator.next() % 8)
+                bytes += pieces[index]
+            }
+            let whole = Terminal(columns: columns, rows: rows, scrollback: 10)
+            whole.feed(bytes)
+            whole.feed("\(CSI)3b")
+            let oneByOne = Terminal(columns: columns, rows: rows, scrollback: 10)
+            for byte in bytes { oneByOne.feed([byte]) }
+            oneByOne.feed("\(CSI)3b")
+            #expect(CellGrid(whole) == CellGrid(oneByOne), "input \(bytes)")
+            #expect(whole.scrollbackLines == oneByOne.scrollbackLines)
+            #expect(whole.counters.droppedWideCharacters == oneByOne.counters.droppedWideCharacters)
+            if CellGrid(whole) != CellGrid(oneByOne) { return }
+        }
+    }
+
     /// A character the general path takes last (here a wide one dropped
     /// after a wrap, on a screen of one column) leaves the rows the text
     /// did not write unchanged: the quick path is not entered again for

@@ -372,10 +372,37 @@ extension TerminalState {
             return start
         }
         var index = start
-        if let (base, end) = text.utf8, start < end, base[start] &- 0xC2 < 0x1E {
-            index = printNarrowText(base, from: start, to: end)
+        if let (base, end) = text.utf8, start < end {
+            let lead = base[start]
+            if lead &- 0xC2 < 0x1E {
+                index = printNarrowText(base, from: start, to: end)
+            } else if lead &- 0xE0 < 0x10 {
+                index = printWideText(base, from: start, to: end)
+            }
         }
         return printRows(of: text, from: index)
+    }
+
+    /// Where the text ahead starts with a character of three bytes: its wide
+    /// characters of three bytes (CJK ideographs, kana, Hangul, fullwidth
+    /// forms), placed on the cursor's row by `placeWideText` while both
+    /// halves fit before the right edge's column; returns where they end,
+    /// which `printRows` takes on from. Called once an offer, as
+    /// `printNarrowText` is, so that `printRow`'s loop stays as it was.
+    @inline(never)
+    mutating func printWideText(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+        guard !cursor.pendingWrap else { return start }
+        let (row, flags, page) = active.rowAndFlags(ScreenRow(cursor.row))
+        bindPen(toPage: page)
+        let placed = Self.placeWideText(
+            base, from: start, to: end, in: row, col: cursor.col, before: rightEdge(rowFlags: flags),
+            cellBits: penCellBits, widths: widths)
+        // The REP state: the last character placed (its left half).
+        if placed.index != start {
+            cursor.col = placed.col
+            lastGraphic = Self.graphic(row[placed.col &- 2])
+        }
+        return placed.index
     }
 
     /// Where the text ahead starts with a character of two bytes (Latin,
@@ -645,6 +672,50 @@ extension TerminalState {
             }
             UnsafeMutableRawPointer(row + column).storeBytes(of: cellBits | UInt64(scalar), as: UInt64.self)
             column &+= 1
+        }
+        return (index, column)
+    }
+
+    /// Places the wide characters of three bytes of UTF-8 from `base[start]`
+    /// on, at `col` on, while both halves fit before `edge` (the edge's column
+    /// itself is `printRow`'s, which sets the pending wrap), each as
+    /// `printRow`'s wide path stores it: the pen's cell with the scalar and
+    /// the left-half role, then the pen's cell with the right-half role.
+    /// Returns the index of the first byte left and the column after the
+    /// last character placed. It stops at anything else: another length or
+    /// width, invalid UTF-8 (an overlong form or a surrogate), a cell that is
+    /// half of a wide character already, the end. Per character: the lead
+    /// byte's class, two continuation bytes, the width table and two stores
+    /// (through `printRow`, about 70 instructions a character of
+    /// unicode_cjk, 2 MiB at 80×24).
+    @inline(__always)
+    static func placeWideText(
+        _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, in row: UnsafeMutablePointer<Cell>, col: Int,
+        before edge: Int, cellBits: UInt64, widths: UnicodeWidth
+    ) -> (index: Int, col: Int) {
+        var index = start
+        var column = col
+        let wideBits = cellBits | UInt64(Cell.Width.wide.rawValue) << UInt64(Cell.widthShift)
+        let tailBits = cellBits | UInt64(Cell.Width.wideTail.rawValue) << UInt64(Cell.widthShift)
+        // Offsets stay within the buffer and columns within the row:
+        // wrapping operators spare the overflow checks.
+        while column &+ 1 < edge && index &+ 2 < end {
+            let lead = base[index]
+            guard lead &- 0xE0 < 0x10 else { break }
+            let second = UInt32(base[index &+ 1] ^ 0x80)
+            let third = UInt32(base[index &+ 2] ^ 0x80)
+            guard second | third < 0x40 else { break }
+            let scalar = UInt32(lead & 0x0F) &<< 12 | second &<< 6 | third
+            // U+0800 and above (no overlong form), and no surrogate (Unicode
+            // §3.9, Table 3-7); below U+10000, so the width table's index is
+            // in range.
+            guard scalar >= 0x800 && scalar & 0xF800 != 0xD800 && widths.width(of: scalar) == 2 else { break }
+            // Either cell half of a wide character: `printRow` clears it.
+            guard (row[column].content | row[column &+ 1].content) & Cell.widthMask == 0 else { break }
+            UnsafeMutableRawPointer(row + column).storeBytes(of: wideBits | UInt64(scalar), as: UInt64.self)
+            UnsafeMutableRawPointer(row + (column &+ 1)).storeBytes(of: tailBits, as: UInt64.self)
+            index &+= 3
+            column &+= 2
         }
         return (index, column)
     }
