@@ -526,9 +526,6 @@ extension TerminalState {
                     guard let column = Self.characterColumn(at: col &- 1, in: row) else { break }
                     target = column
                 }
-                // The cache is checked against the grid's tables once a
-                // call: only a miss here changes them, and it keeps the
-                // cache in step itself.
                 // A pair the id holds (a letter and a diacritic, or a
                 // character and VS16, VS15 or ZWJ): no lookup.
                 if let pair = Self.pairID(extending: row[target], with: scalar) {
@@ -537,6 +534,9 @@ extension TerminalState {
                     index = next
                     continue
                 }
+                // The cache is checked against the grid's tables once a
+                // call: only a miss here changes them, and it keeps the
+                // cache in step itself.
                 if cachePage < 0 { cachePage = validClusterCachePage(page) }
                 let cacheKey = Self.clusterCacheKey(extending: row[target], with: scalar)
                 // A miss interns the cluster, which may compact the page's
@@ -618,15 +618,16 @@ extension TerminalState {
     /// ASCII, and below U+0800: Latin, Greek, Cyrillic, Armenian, Hebrew,
     /// Arabic…) from `base[start]` on, at `col` on, while `col` is before
     /// `edge`, each the pen's cell with its scalar as `printRow`'s narrow
-    /// path stores it; a diacritic after a narrow character joins it into a pair its id
-    /// holds (``ClusterTable/pairID(base:mark:)``). Returns the index of the
-    /// first byte left and the column after the last character placed. It
-    /// stops at anything else, which `printRow` takes: a character of three
-    /// or four bytes, another zero-width one, a control or invalid UTF-8, a
-    /// cell that is half of a wide character, the end. It reads on past
-    /// eight printable ASCII bytes in a row, where `PrintableText` ends the
-    /// text: a run of words is placed in one pass.
-    ///
+    /// path stores it; a diacritic after a narrow character joins it into a
+    /// pair its id holds (``ClusterTable/pairID(base:mark:)``). Returns the
+    /// index of the first byte left and the column after the last character
+    /// placed. It stops at anything else, which `printRow` takes: a
+    /// character of three or four bytes, another zero-width one, a control
+    /// or invalid UTF-8, a cell that is half of a wide character, the end.
+    /// It reads on past eight printable ASCII bytes in a row, where
+    /// `PrintableText` ends the text, so a run of words is placed in one
+    /// pass (mostly ASCII text with an accented word now and then was faster
+    /// so than handed back to the parser's eight-byte path: PERFORMANCE.md).
     @inline(__always)
     static func placeNarrowText(
         _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, in row: UnsafeMutablePointer<Cell>, col: Int,
