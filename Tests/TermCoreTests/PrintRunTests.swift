@@ -149,12 +149,7 @@ struct PrintRunTests {
                     ? Int(generator.next() % UInt64(pieces.count)) : Int(generator.next() % 10)
                 bytes += pieces[index]
             }
-            let whole = Terminal(columns: columns, rows: rows, scrollback: 10)
-            whole.feed(bytes)
-            whole.feed("\(CSI)3b")
-            let oneByOne = Terminal(columns: columns, rows: rows, scrollback: 10)
-            for byte in bytes { oneByOne.feed([byte]) }
-            oneByOne.feed("\(CSI)3b")
+            let (whole, oneByOne) = fedWholeAndByteByByte(columns, rows, bytes, then: "\(CSI)3b", scrollback: 10)
             #expect(CellGrid(whole) == CellGrid(oneByOne), "input \(bytes)")
             #expect(whole.scrollbackLines == oneByOne.scrollbackLines)
             #expect(whole.counters.droppedCombiningMarks == oneByOne.counters.droppedCombiningMarks)
@@ -193,12 +188,7 @@ struct PrintRunTests {
                     ? Int(generator.next() % UInt64(pieces.count)) : Int(generator.next() % 8)
                 bytes += pieces[index]
             }
-            let whole = Terminal(columns: columns, rows: rows, scrollback: 10)
-            whole.feed(bytes)
-            whole.feed("\(CSI)3b")
-            let oneByOne = Terminal(columns: columns, rows: rows, scrollback: 10)
-            for byte in bytes { oneByOne.feed([byte]) }
-            oneByOne.feed("\(CSI)3b")
+            let (whole, oneByOne) = fedWholeAndByteByByte(columns, rows, bytes, then: "\(CSI)3b", scrollback: 10)
             #expect(CellGrid(whole) == CellGrid(oneByOne), "input \(bytes)")
             #expect(whole.scrollbackLines == oneByOne.scrollbackLines)
             #expect(whole.counters.droppedWideCharacters == oneByOne.counters.droppedWideCharacters)

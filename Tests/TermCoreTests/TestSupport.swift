@@ -14,11 +14,19 @@ func terminal(_ columns: Int = 10, _ rows: Int = 4, scrollback: Int = 100, _ inp
 func fedWholeAndByteByByte(
     _ columns: Int, _ rows: Int, _ input: String, then suffix: String = "", scrollback: Int = 100
 ) -> (whole: Terminal, byteByByte: Terminal) {
+    fedWholeAndByteByByte(columns, rows, Array(input.utf8), then: suffix, scrollback: scrollback)
+}
+
+/// `fedWholeAndByteByByte` for input given as bytes (which may be invalid
+/// UTF-8).
+func fedWholeAndByteByByte(
+    _ columns: Int, _ rows: Int, _ input: [UInt8], then suffix: String = "", scrollback: Int = 100
+) -> (whole: Terminal, byteByByte: Terminal) {
     let whole = Terminal(columns: columns, rows: rows, scrollback: scrollback)
     whole.feed(input)
     whole.feed(suffix)
     let byteByByte = Terminal(columns: columns, rows: rows, scrollback: scrollback)
-    for byte in input.utf8 { byteByByte.feed([byte]) }
+    for byte in input { byteByByte.feed([byte]) }
     byteByByte.feed(suffix)
     return (whole, byteByByte)
 }
