@@ -244,4 +244,78 @@ struct TableReuseTests {
         terminal.state.primary.addStorageUsage(to: &usage)
         #expect(usage.tableBytes == expected)
     }
+
+    /// Adds the link `https://example.org/<name>/` to `table`.
+    static func addLink(_ name: String, to table: inout HyperlinkTable) -> UInt16? {
+        Array("https://example.org/\(name)/".utf8).withUnsafeBufferPointer { table.id(uri: $0, linkID: nil) }
+    }
+
+    @Test("Two link tables trade keys' buffers without allocating, and each finds its links as before")
+    func linkTablesTradeKeyBuffers() throws {
+        // A table that once held 400 links and now holds 3, and one of 40
+        // whose buffer is full.
+        var large = HyperlinkTable()
+        for index in 0..<400 { _ = try #require(Self.addLink("old/\(index)", to: &large)) }
+        large.removeAll()
+        let largeIDs = try (0..<3).map { try #require(Self.addLink("large/\($0)", to: &large)) }
+        var small = HyperlinkTable()
+        let smallIDs = try (0..<40).map { try #require(Self.addLink("small/\($0)", to: &small)) }
+        let (largeCapacity, smallCapacity) = (large.keyBufferCapacity, small.keyBufferCapacity)
+        try #require(largeCapacity > 2 * smallCapacity)
+        var counted = Set<UnsafeRawPointer>()
+        let heapBytes = large.heapBytes(counted: &counted) + small.heapBytes(counted: &counted)
+
+        small.tradeKeyBuffers(with: &large)
+        #expect(small.keyBufferCapacity == largeCapacity && large.keyBufferCapacity == smallCapacity)
+        counted = []
+        #expect(large.heapBytes(counted: &counted) + small.heapBytes(counted: &counted) == heapBytes)
+        for (index, id) in smallIDs.enumerated() {
+            #expect(small[id] == Hyperlink(uri: "https://example.org/small/\(index)/"))
+            #expect(Self.addLink("small/\(index)", to: &small) == id)
+        }
+        for (index, id) in largeIDs.enumerated() {
+            #expect(large[id] == Hyperlink(uri: "https://example.org/large/\(index)/"))
+            #expect(Self.addLink("large/\(index)", to: &large) == id)
+        }
+        // The small table's next links fit the larger buffer it took.
+        for index in 40..<200 { _ = try #require(Self.addLink("small/\(index)", to: &small)) }
+        #expect(small.keyBufferCapacity == largeCapacity)
+    }
+
+    @Test("A page's link table that outgrows its keys' buffer takes a larger one another table does not need")
+    func aLinkTableTakesAnotherTablesLargerBuffer() throws {
+        var grid = Grid(columns: 80, rows: 24, scrollbackLimit: 1_000)
+        try #require(grid.pages.count >= 4)
+        func add(_ name: String, page: Int) -> UInt16 {
+            Array("https://example.org/\(name)/".utf8).withUnsafeBufferPointer {
+                grid.linkID(uri: $0, linkID: nil, page: page)
+            }
+        }
+        func capacities() -> [Int] { grid.pages.map(\.links.keyBufferCapacity) }
+        // Table 2 fills the buffer it grew to for its first links...
+        var ids: [UInt16] = []
+        var index = 0
+        repeat {
+            ids.append(add("page/\(index)", page: 2))
+            index += 1
+        } while grid.pages[2].links.keyBytes + 40 <= grid.pages[2].links.keyBufferCapacity
+        // ...while table 0 held 2,000 links in an era now over: its buffer
+        // is empty.
+        for index in 0..<2_000 { _ = add("era/\(index)", page: 0) }
+        grid.pages[0].links.removeAll()
+        let before = capacities()
+        try #require(before[0] > 2 * before[2])
+        // ...and one more takes table 0's buffer, giving table 0 its own:
+        // no buffer grew.
+        for _ in 0..<4 {
+            ids.append(add("page/\(index)", page: 2))
+            index += 1
+        }
+        var after = before
+        after.swapAt(0, 2)
+        #expect(capacities() == after)
+        for (index, id) in ids.enumerated() {
+            #expect(grid.pages[2].links[id] == Hyperlink(uri: "https://example.org/page/\(index)/"))
+        }
+    }
 }

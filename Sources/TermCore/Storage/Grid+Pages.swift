@@ -145,17 +145,62 @@ extension Grid {
     /// `page`, from the bytes of the OSC 8 command (a link the page has is
     /// found without allocating); 0 only when a compaction leaves no room.
     mutating func linkID(uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?, page: Int) -> UInt16 {
-        if let id = pages[page].links.id(uri: uri, linkID: linkID) { return id }
-        compactLinks(page: page)
-        return pages[page].links.id(uri: uri, linkID: linkID) ?? 0
+        self.linkID(uri: uri, linkID: linkID, hash: HyperlinkTable.hash(uri: uri, linkID: linkID), page: page)
     }
 
     /// The id in page `page` of the link whose stored bytes are `key` (the
     /// pen's, or a cell's of another page, whose `hash` its table knows).
     mutating func linkID(storedKey key: UnsafeBufferPointer<UInt8>, hash: UInt64? = nil, page: Int) -> UInt16 {
-        if let id = pages[page].links.id(storedKey: key, hash: hash) { return id }
+        let (uri, linkID) = HyperlinkTable.parts(ofKey: key)
+        return self.linkID(
+            uri: uri, linkID: linkID, hash: hash ?? HyperlinkTable.hash(uri: uri, linkID: linkID), page: page)
+    }
+
+    /// The id in page `page` of a link whose hash is known. A new link
+    /// whose key its table's buffer has no room for first takes a larger
+    /// buffer another table has (`lendKeyBuffer`); a full table is
+    /// compacted.
+    mutating func linkID(
+        uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?, hash: UInt64, page: Int
+    ) -> UInt16 {
+        if let id = pages[page].links.id(uri: uri, linkID: linkID, hash: hash, growing: false) { return id }
+        let keyCount = HyperlinkTable.keyCount(uri: uri, linkID: linkID)
+        if pages[page].links.needsLargerKeyBuffer(forKey: keyCount) {
+            lendKeyBuffer(toLinksOf: page, capacity: pages[page].links.grownKeyCapacity(forKey: keyCount))
+            if let id = pages[page].links.id(uri: uri, linkID: linkID, hash: hash) { return id }
+        }
         compactLinks(page: page)
-        return pages[page].links.id(storedKey: key, hash: hash) ?? 0
+        return pages[page].links.id(uri: uri, linkID: linkID, hash: hash) ?? 0
+    }
+
+    /// Gives the link table of `page` the smallest keys' buffer of at least
+    /// `capacity` bytes another table (of another page or era) has and
+    /// does not need, its keys fitting the buffer of `page`'s table: the
+    /// two trade buffers. A table's buffer grows only when it needs more
+    /// than it ever held, and which table fills most in an era varies, so
+    /// each table grew on its own long after the ring of scrollback had
+    /// gone round (link_churn at 200×50: 9 allocations in the 5th pass of
+    /// 16 MiB, 2 in the 13th, each a table's first 64 KiB). Traded, the
+    /// buffers grown so far serve whichever tables fill them. Does nothing
+    /// when no table has one: the buffer then grows.
+    mutating func lendKeyBuffer(toLinksOf page: Int, capacity: Int) {
+        let room = pages[page].links.keyBufferCapacity
+        var donor = -1
+        var donorCapacity = Int.max
+        for other in pages.indices where other != page {
+            let otherCapacity = pages[other].links.keyBufferCapacity
+            if otherCapacity >= capacity && otherCapacity < donorCapacity && pages[other].links.keyBytes <= room {
+                donor = other
+                donorCapacity = otherCapacity
+            }
+        }
+        guard donor >= 0 else { return }
+        // Out of the array while it trades, so that neither buffer is
+        // referenced twice (a write would copy it).
+        var links = pages[page].links
+        pages[page].links = HyperlinkTable.placeholder
+        links.tradeKeyBuffers(with: &pages[donor].links)
+        pages[page].links = links
     }
 
     /// Copies the bytes link `id` of page `page` was made from to the start

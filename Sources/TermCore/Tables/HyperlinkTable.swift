@@ -137,7 +137,12 @@ struct HyperlinkTable {
     }
 
     /// `id(uri:linkID:)` with the link's hash (``hash(uri:linkID:)``) known.
-    mutating func id(uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?, hash: UInt64) -> UInt16? {
+    /// With `growing` false, a new link whose key the keys' buffer has no
+    /// room for is not added either (nil), so that the grid may first give
+    /// the table a larger buffer another table has (`needsLargerKeyBuffer`).
+    mutating func id(
+        uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?, hash: UInt64, growing: Bool = true
+    ) -> UInt16? {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         let found: Int? = bytes.withUnsafeBufferPointer { all in
@@ -156,8 +161,8 @@ struct HyperlinkTable {
         let keyCount = Self.keyCount(uri: uri, linkID: linkID)
         guard entries.count < limit && bytes.count + keyCount <= byteLimit else { return nil }
         if bytes.count + keyCount > bytes.capacity {
-            // Doubling, as appending would, but never past the limit.
-            bytes.reserveCapacity(min(max(bytes.capacity * 2, bytes.count + keyCount), byteLimit))
+            guard growing else { return nil }
+            bytes.reserveCapacity(grownKeyCapacity(forKey: keyCount))
         }
         let newID = entries.count
         let start = bytes.count
@@ -171,15 +176,63 @@ struct HyperlinkTable {
         return UInt16(newID)
     }
 
+    /// The capacity the keys' buffer grows to for a new key of `keyCount`
+    /// bytes: doubling, as appending would, but never past the byte limit.
+    func grownKeyCapacity(forKey keyCount: Int) -> Int {
+        min(max(bytes.capacity * 2, bytes.count + keyCount), byteLimit)
+    }
+
+    /// True when a new link with a key of `keyCount` bytes is within the
+    /// table's limits but not within its keys' buffer, which must grow.
+    func needsLargerKeyBuffer(forKey keyCount: Int) -> Bool {
+        entries.count < limit && bytes.count + keyCount <= byteLimit && bytes.count + keyCount > bytes.capacity
+    }
+
+    /// The bytes of keys the table holds.
+    var keyBytes: Int { bytes.count }
+
+    /// The bytes the keys' buffer holds without growing.
+    var keyBufferCapacity: Int { bytes.capacity }
+
+    /// Trades keys' buffers with `other`: each table's keys move into the
+    /// other's buffer, at the same offsets, so the entries stay as they
+    /// are. Neither buffer grows, so nothing is allocated.
+    /// - Precondition: each table's keys fit the other's buffer.
+    mutating func tradeKeyBuffers(with other: inout HyperlinkTable) {
+        let (mine, theirs) = (bytes.count, other.bytes.count)
+        precondition(mine <= other.bytes.capacity && theirs <= bytes.capacity, "the keys must fit the other buffer")
+        // Both as long as the longer, within both capacities, then their
+        // bytes swapped: each buffer holds the other's keys.
+        let common = max(mine, theirs)
+        bytes.append(contentsOf: repeatElement(0, count: common - mine))
+        other.bytes.append(contentsOf: repeatElement(0, count: common - theirs))
+        bytes.withUnsafeMutableBufferPointer { first in
+            other.bytes.withUnsafeMutableBufferPointer { second in
+                for index in 0..<common { swap(&first[index], &second[index]) }
+            }
+        }
+        swap(&bytes, &other.bytes)
+        bytes.removeSubrange(mine...)
+        other.bytes.removeSubrange(theirs...)
+    }
+
     /// The id of the link whose bytes are `key` (from ``withKey(_:_:)``),
     /// adding it if new; nil when the table is full. `hash`, when given, is
     /// the key's (``withKeyAndHash(_:_:)``).
     mutating func id(storedKey key: UnsafeBufferPointer<UInt8>, hash: UInt64? = nil) -> UInt16? {
+        let (uri, linkID) = Self.parts(ofKey: key)
+        return id(uri: uri, linkID: linkID, hash: hash ?? Self.hash(uri: uri, linkID: linkID))
+    }
+
+    /// The URI and `id=` parameter a key (``key(uri:linkID:)``'s layout)
+    /// was made from, as parts of its buffer.
+    static func parts(
+        ofKey key: UnsafeBufferPointer<UInt8>
+    ) -> (uri: UnsafeBufferPointer<UInt8>, linkID: UnsafeBufferPointer<UInt8>?) {
         let hasID = key[0] == 1
         let idCount = Int(key[1]) << 8 | Int(key[2])
         let uri = UnsafeBufferPointer(rebasing: key[(3 + idCount)...])
-        let linkID = hasID ? UnsafeBufferPointer(rebasing: key[3..<(3 + idCount)]) : nil
-        return id(uri: uri, linkID: linkID, hash: hash ?? Self.hash(uri: uri, linkID: linkID))
+        return (uri, hasID ? UnsafeBufferPointer(rebasing: key[3..<(3 + idCount)]) : nil)
     }
 
     /// Calls `body` with the bytes link `id` was made from and their hash
