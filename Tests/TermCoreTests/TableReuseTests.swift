@@ -318,4 +318,41 @@ struct TableReuseTests {
             #expect(grid.pages[2].links[id] == Hyperlink(uri: "https://example.org/page/\(index)/"))
         }
     }
+
+    @Test("A table whose buffer a page's copy shares still lends it, and both read their links after the trade")
+    func aSharedBufferLendsAndBothReadTheirLinks() throws {
+        var grid = Grid(columns: 80, rows: 24, scrollbackLimit: 1_000)
+        func add(_ name: String, page: Int) -> UInt16 {
+            Array("https://example.org/\(name)/".utf8).withUnsafeBufferPointer {
+                grid.linkID(uri: $0, linkID: nil, page: page)
+            }
+        }
+        // Table 2 fills the buffer it grew to for ten links or more; table 0
+        // has a large buffer and three links, which fit table 2's, and a
+        // copy of its tables (what a snapshot keeps) shares its arrays.
+        var ids: [UInt16] = (0..<10).map { add("page/\($0)", page: 2) }
+        repeat {
+            ids.append(add("page/\(ids.count)", page: 2))
+        } while grid.pages[2].links.keyBytes + 40 <= grid.pages[2].links.keyBufferCapacity
+        for index in 0..<2_000 { _ = add("era/\(index)", page: 0) }
+        grid.pages[0].links.removeAll()
+        let lenderIDs = (0..<3).map { add("lender/\($0)", page: 0) }
+        let copy = grid.pages[0]
+        let lenderCapacity = grid.pages[0].links.keyBufferCapacity
+        try #require(lenderCapacity > 2 * grid.pages[2].links.keyBufferCapacity)
+        try #require(grid.pages[0].links.keyBytes <= grid.pages[2].links.keyBufferCapacity)
+        for _ in 0..<4 { ids.append(add("page/\(ids.count)", page: 2)) }
+        // Table 0 traded: it holds table 2's smaller buffer now (the write
+        // copied the one the copy shares, as any write to it would).
+        #expect(grid.pages[0].links.keyBufferCapacity < lenderCapacity)
+        for (index, id) in ids.enumerated() {
+            #expect(grid.pages[2].links[id] == Hyperlink(uri: "https://example.org/page/\(index)/"))
+        }
+        for (index, id) in lenderIDs.enumerated() {
+            let link = Hyperlink(uri: "https://example.org/lender/\(index)/")
+            #expect(grid.pages[0].links[id] == link && copy.links[id] == link)
+            #expect(add("lender/\(index)", page: 0) == id)
+        }
+        #expect(copy.links.count == 4 && grid.pages[0].links.count == 4)
+    }
 }

@@ -182,7 +182,8 @@ extension Grid {
     /// gone round (link_churn at 200×50: 9 allocations in the 5th pass of
     /// 16 MiB, 2 in the 13th, each a table's first 64 KiB). Traded, the
     /// buffers grown so far serve whichever tables fill them. Does nothing
-    /// when no table has one: the buffer then grows.
+    /// when no table has one: the buffer then grows. A buffer that a
+    /// snapshot's rows share is copied by the trade, as by any write.
     mutating func lendKeyBuffer(toLinksOf page: Int, capacity: Int) {
         let room = pages[page].links.keyBufferCapacity
         var donor = -1
