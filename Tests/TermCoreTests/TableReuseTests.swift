@@ -292,19 +292,20 @@ struct TableReuseTests {
             }
         }
         func capacities() -> [Int] { grid.pages.map(\.links.keyBufferCapacity) }
-        // Table 2 fills the buffer it grew to for its first links...
-        var ids: [UInt16] = []
-        var index = 0
+        // Table 2 fills the buffer it grew to for 150 links or more (past
+        // `Grid.leastLentCapacity` when it grows)...
+        var ids: [UInt16] = (0..<150).map { add("page/\($0)", page: 2) }
+        var index = ids.count
         repeat {
             ids.append(add("page/\(index)", page: 2))
             index += 1
         } while grid.pages[2].links.keyBytes + 40 <= grid.pages[2].links.keyBufferCapacity
-        // ...while table 0 held 2,000 links in an era now over: its buffer
-        // is empty.
+        // ...while table 0 held 2,000 links in an era now over: reset, its
+        // buffer is empty.
         for index in 0..<2_000 { _ = add("era/\(index)", page: 0) }
-        grid.pages[0].links.removeAll()
+        grid.resetTables(0)
         let before = capacities()
-        try #require(before[0] > 2 * before[2])
+        try #require(before[0] > 2 * before[2] && 2 * before[2] >= Grid.leastLentCapacity)
         // ...and one more takes table 0's buffer, giving table 0 its own:
         // no buffer grew.
         for _ in 0..<4 {
@@ -327,15 +328,16 @@ struct TableReuseTests {
                 grid.linkID(uri: $0, linkID: nil, page: page)
             }
         }
-        // Table 2 fills the buffer it grew to for ten links or more; table 0
-        // has a large buffer and three links, which fit table 2's, and a
-        // copy of its tables (what a snapshot keeps) shares its arrays.
-        var ids: [UInt16] = (0..<10).map { add("page/\($0)", page: 2) }
+        // Table 2 fills the buffer it grew to for 150 links or more; table 0
+        // has a large buffer, kept through an era's reset, and three links,
+        // which fit table 2's; a copy of its tables (what a snapshot keeps)
+        // shares its arrays.
+        var ids: [UInt16] = (0..<150).map { add("page/\($0)", page: 2) }
         repeat {
             ids.append(add("page/\(ids.count)", page: 2))
         } while grid.pages[2].links.keyBytes + 40 <= grid.pages[2].links.keyBufferCapacity
         for index in 0..<2_000 { _ = add("era/\(index)", page: 0) }
-        grid.pages[0].links.removeAll()
+        grid.resetTables(0)
         let lenderIDs = (0..<3).map { add("lender/\($0)", page: 0) }
         let copy = grid.pages[0]
         let lenderCapacity = grid.pages[0].links.keyBufferCapacity
@@ -354,5 +356,30 @@ struct TableReuseTests {
             #expect(add("lender/\(index)", page: 0) == id)
         }
         #expect(copy.links.count == 4 && grid.pages[0].links.count == 4)
+    }
+
+    @Test("A search for a lender looks at a bounded number of tables, and the next one goes on from there")
+    func aSearchForALenderIsBounded() throws {
+        // 1,000 columns and 100,000 lines: 3,126 pages of 32 rows, two
+        // tables each, far more than one search looks at.
+        var grid = Grid(columns: 1_000, rows: 24, scrollbackLimit: 100_000)
+        try #require(grid.pages.count > 4 * Grid.lenderSearchWidth)
+        func add(_ name: String, page: Int) {
+            _ = Array("https://example.org/\(name)/".utf8).withUnsafeBufferPointer {
+                grid.linkID(uri: $0, linkID: nil, page: page)
+            }
+        }
+        // Before any era's links were emptied, nothing is searched.
+        for index in 0..<1_000 { add("first/\(index)", page: 4) }
+        #expect(grid.lenderSearchStart == 0)
+        for index in 0..<10 { add("era/\(index)", page: 0) }
+        grid.resetTables(0)
+        // Table 2's buffer grows past 4 KiB, 8 KiB and 16 KiB: each growth
+        // searches the next `lenderSearchWidth` tables, and finds no lender.
+        let capacity = grid.pages[2].links.keyBufferCapacity
+        for index in 0..<1_000 { add("page/\(index)", page: 2) }
+        #expect(grid.pages[2].links.keyBufferCapacity > 4 * max(capacity, Grid.leastLentCapacity))
+        let searched = grid.lenderSearchStart
+        #expect(searched > 0 && searched % Grid.lenderSearchWidth == 0 && searched < grid.pages.count)
     }
 }

@@ -118,6 +118,7 @@ extension Grid {
         // tables grew again: gcc_diag allocated 1,916 times in the second
         // half of a 16 MiB feed, none before).
         pages[page].styles.removeAll()
+        if pages[page].links.count > 1 { linkTablesEmptied &+= 1 }
         pages[page].links.removeAll()
         pages[page].clusters.removeAll()
         pages[page].compactions &+= 1
@@ -173,28 +174,55 @@ extension Grid {
         return pages[page].links.id(uri: uri, linkID: linkID, hash: hash) ?? 0
     }
 
-    /// Gives the link table of `page` the smallest keys' buffer of at least
-    /// `capacity` bytes another table (of another page or era) has and
-    /// does not need, its keys fitting the buffer of `page`'s table: the
-    /// two trade buffers. A table's buffer grows only when it needs more
-    /// than it ever held, and which table fills most in an era varies, so
-    /// each table grew on its own long after the ring of scrollback had
-    /// gone round (link_churn at 200×50: 9 allocations in the 5th pass of
-    /// 16 MiB, 2 in the 13th, each a table's first 64 KiB). Traded, the
-    /// buffers grown so far serve whichever tables fill them. Does nothing
-    /// when no table has one: the buffer then grows. A buffer that a
-    /// snapshot's rows share is copied by the trade, as by any write.
+    /// The most tables one search for a lender looks at. A grid's tables
+    /// are made for its whole scrollback (62,502 at 1,000 columns and a
+    /// million lines), and a search of all of them at each growth of a
+    /// buffer made the first fill of such a scrollback with links 17 times
+    /// slower (a review's measurement). 512 covers every table of 10,000
+    /// lines up to 500 columns (pages of 64 rows there).
+    static let lenderSearchWidth = 512
+
+    /// The smallest buffer of link bytes a search for a lender is made for;
+    /// a smaller one grows. A buffer grows when it is full, so a search
+    /// (``lenderSearchWidth`` tables) comes after at least 2 KiB of new
+    /// links in that table: at most a table's look for 4 bytes of links.
+    static let leastLentCapacity = 4 << 10
+
+    /// Gives the link table of `page` the smallest buffer of link bytes of
+    /// at least `capacity` bytes that another table has and does not need:
+    /// its keys fit the buffer of `page`'s table, and the buffer is no
+    /// larger than that table keeps through a compaction. The two trade
+    /// buffers. A table's buffer grows only when it needs more than it ever
+    /// held, and which table fills most in an era varies, so each table grew
+    /// on its own long after the ring of scrollback had gone round
+    /// (link_churn at 200×50: 9 allocations in the 5th pass of 16 MiB, 2 in
+    /// the 13th, each a table's first 64 KiB); traded, the buffers grown so
+    /// far serve whichever tables fill them. Looks at
+    /// ``lenderSearchWidth`` tables at most, from where the last search
+    /// stopped; at none for a buffer under ``leastLentCapacity``, or before
+    /// an era's links were emptied (until then every buffer is in use: the
+    /// first fill of the scrollback). Does nothing when no table has one:
+    /// the buffer then grows. A buffer that a snapshot's rows share is
+    /// copied by the trade, as by any write.
     mutating func lendKeyBuffer(toLinksOf page: Int, capacity: Int) {
+        guard linkTablesEmptied > 0 && capacity >= Self.leastLentCapacity else { return }
         let room = pages[page].links.keyBufferCapacity
+        let largest = pages[page].links.keptKeyCapacity
         var donor = -1
         var donorCapacity = Int.max
-        for other in pages.indices where other != page {
+        var other = lenderSearchStart
+        for _ in 0..<min(Self.lenderSearchWidth, pages.count) {
+            if other >= pages.count { other = 0 }
             let otherCapacity = pages[other].links.keyBufferCapacity
-            if otherCapacity >= capacity && otherCapacity < donorCapacity && pages[other].links.keyBytes <= room {
+            if other != page && otherCapacity >= capacity && otherCapacity < donorCapacity
+                && otherCapacity <= largest && pages[other].links.keyBytes <= room
+            {
                 donor = other
                 donorCapacity = otherCapacity
             }
+            other &+= 1
         }
+        lenderSearchStart = other
         guard donor >= 0 else { return }
         // Out of the array while it trades, so that neither buffer is
         // referenced twice (a write would copy it).

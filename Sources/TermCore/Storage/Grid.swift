@@ -242,6 +242,12 @@ struct Grid {
     var clusterCompactions = 0
     /// Eras whose tables were reset when their last slot left (`renewEra(slot:)`).
     var tableResets = 0
+    /// Link tables emptied by those resets: until one is, no table has a
+    /// buffer of link bytes it does not need (`lendKeyBuffer`).
+    var linkTablesEmptied = 0
+    /// The table after the last one `lendKeyBuffer` looked at: its searches
+    /// take turns over the tables.
+    var lenderSearchStart = 0
     /// Cells compactions have visited: the work they did (tests check it
     /// stays linear in the input).
     var compactionCellVisits = 0

@@ -194,6 +194,10 @@ struct HyperlinkTable {
     /// The bytes the keys' buffer holds without growing.
     var keyBufferCapacity: Int { bytes.capacity }
 
+    /// The largest buffer of keys a compaction leaves the table (a larger
+    /// one it gives back, `compact(markUsed:renumber:)`).
+    var keptKeyCapacity: Int { byteLimit + byteLimit / 8 }
+
     /// Trades keys' buffers with `other`: each table's keys move into the
     /// other's buffer, at the same offsets, so the entries stay as they
     /// are. Neither buffer grows, so nothing is allocated.
@@ -405,7 +409,7 @@ struct HyperlinkTable {
         // mostly gone) is given back: the table holds at most `byteLimit`
         // bytes before its next compaction, and a buffer within an eighth of
         // it, which is what the table's growth reaches, is kept.
-        if bytes.capacity > byteLimit + byteLimit / 8 {
+        if bytes.capacity > keptKeyCapacity {
             var smaller: [UInt8] = []
             smaller.reserveCapacity(bytes.count)
             smaller.append(contentsOf: bytes)
