@@ -159,7 +159,7 @@ struct HyperlinkTable {
         }
         if let found { return UInt16(found) }
         let keyCount = Self.keyCount(uri: uri, linkID: linkID)
-        guard entries.count < limit && bytes.count + keyCount <= byteLimit else { return nil }
+        guard hasRoom(forKey: keyCount) else { return nil }
         if bytes.count + keyCount > bytes.capacity {
             guard growing else { return nil }
             bytes.reserveCapacity(grownKeyCapacity(forKey: keyCount))
@@ -183,9 +183,15 @@ struct HyperlinkTable {
     }
 
     /// True when a new link with a key of `keyCount` bytes is within the
+    /// table's limits: its entries and its bytes of links.
+    func hasRoom(forKey keyCount: Int) -> Bool {
+        entries.count < limit && bytes.count + keyCount <= byteLimit
+    }
+
+    /// True when a new link with a key of `keyCount` bytes is within the
     /// table's limits but not within its keys' buffer, which must grow.
     func needsLargerKeyBuffer(forKey keyCount: Int) -> Bool {
-        entries.count < limit && bytes.count + keyCount <= byteLimit && bytes.count + keyCount > bytes.capacity
+        hasRoom(forKey: keyCount) && bytes.count + keyCount > bytes.capacity
     }
 
     /// The bytes of keys the table holds.
