@@ -379,6 +379,9 @@ extension TerminalState {
             } else if lead &- 0xE0 < 0x10 {
                 index = printWideText(base, from: start, to: end)
             }
+            // Where those loops placed the text up to a control (the line's
+            // end, most often), `printRow` would set up the row for nothing.
+            if index != start && text.character(at: index) == nil { return index }
         }
         return printRows(of: text, from: index)
     }
