@@ -14,7 +14,7 @@ struct CLIHelperTests {
 
     /// A fresh directory, removed after `body`.
     static func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-helper-\(UUID().uuidString)")
+        let directory = temporaryPath("cli-helper")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         return try body(directory)

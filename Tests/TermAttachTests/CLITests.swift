@@ -64,7 +64,7 @@ struct CLITests {
             ])
             #expect(run.status == 0, "\(run.errors)")
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-\(UUID().uuidString)")
+        let directory = temporaryPath("thumbs")
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try Self.run(["sessions", peer.baseURL, "--thumbnails", directory.path])
         #expect(run.status == 0, "\(run.errors)")

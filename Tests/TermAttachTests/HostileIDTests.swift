@@ -12,7 +12,7 @@ extension HostileTests {
         func craftedIDsCLI() async throws {
             let peer = try TestPeer.hostile("crafted-ids")
             defer { peer.stop() }
-            let base = FileManager.default.temporaryDirectory.appendingPathComponent("ids-\(UUID().uuidString)")
+            let base = temporaryPath("ids")
             let directory = base.appendingPathComponent("a/b/thumbs")
             defer { try? FileManager.default.removeItem(at: base) }
             let run = try await MeasuredRun.termengine(["sessions", peer.baseURL, "--thumbnails", directory.path])

@@ -152,7 +152,7 @@ extension HostileTests {
         func largeThumbnailCLI() async throws {
             let peer = try TestPeer.hostile("none", ["--preview-size", "1000x1000"])
             defer { peer.stop() }
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-\(UUID().uuidString)")
+            let directory = temporaryPath("thumbs")
             defer { try? FileManager.default.removeItem(at: directory) }
             let run = try await MeasuredRun.termengine(["sessions", peer.baseURL, "--thumbnails", directory.path])
             #expect(run.status == 0, "\(run.errors)")

@@ -47,8 +47,7 @@ extension HostileTests {
             for number in ["1e400", "9223372036854775808", "-9223372036854775809"] {
                 let peer = try TestPeer.hostile("bad-number", ["--number", number, "--number-in", "preview"])
                 defer { peer.stop() }
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "thumbs-\(UUID().uuidString)")
+                let directory = temporaryPath("thumbs")
                 defer { try? FileManager.default.removeItem(at: directory) }
                 let run = try await MeasuredRun.termengine(["sessions", peer.baseURL, "--thumbnails", directory.path])
                 #expect(run.status == 2, "\(number): \(run.errors)")

@@ -49,7 +49,7 @@ extension HostileTests {
             "under a ping flood at most one pong write is queued, and the server receives the pongs sent, the last answering the latest ping (RFC 6455 §5.5.3)"
         )
         func onePendingPong() async throws {
-            let report = FileManager.default.temporaryDirectory.appendingPathComponent("pongs-\(UUID().uuidString)")
+            let report = temporaryPath("pongs")
             defer { try? FileManager.default.removeItem(at: report) }
             let peer = try TestPeer.hostile("ping-flood-after", ["--pings", "400000", "--report", report.path])
             defer { peer.stop() }

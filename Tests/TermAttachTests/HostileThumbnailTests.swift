@@ -12,7 +12,7 @@ extension HostileTests {
         func manyIDs() async throws {
             let peer = try TestPeer.hostile("many-ids", ["--ids", "4096", "--ids-distinct", "100"])
             defer { peer.stop() }
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-\(UUID().uuidString)")
+            let directory = temporaryPath("thumbs")
             defer { try? FileManager.default.removeItem(at: directory) }
             let run = try await MeasuredRun.termengine(
                 ["sessions", peer.baseURL, "--thumbnails", directory.path], deadline: 120)
@@ -35,7 +35,7 @@ extension HostileTests {
             let peer = try TestPeer.hostile(
                 "many-ids", ["--ids", "10", "--ids-distinct", "10", "--preview-delay", "1"])
             defer { peer.stop() }
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-\(UUID().uuidString)")
+            let directory = temporaryPath("thumbs")
             defer { try? FileManager.default.removeItem(at: directory) }
             let run = try await MeasuredRun.termengine(
                 ["sessions", peer.baseURL, "--thumbnails", directory.path, "--timeout", "3"], deadline: 60)

@@ -17,18 +17,12 @@ struct ReadAheadInputTests {
         (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ ($0 >> 20) &* 31) }
     }
 
-    static func temporaryFile(_ bytes: [UInt8]) throws -> URL {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("read-ahead-\(UUID().uuidString)")
-        try Data(bytes).write(to: file)
-        return file
-    }
-
     @Test(
         "a file of several chunks comes out whole and in order, a held chunk unchanged while the reader runs on; the first reads are short"
     )
     func fileComesOutWholeAndInOrder() throws {
         let bytes = Self.pattern(count: 5 * ChunkedInput.chunkSize + 123)
-        let file = try Self.temporaryFile(bytes)
+        let file = try temporaryFile("read-ahead", holding: bytes)
         defer { try? FileManager.default.removeItem(at: file) }
         let input = try ReadAheadInput(file.path)
         #expect(input.knownSize == bytes.count)
@@ -63,7 +57,7 @@ struct ReadAheadInputTests {
 
     @Test("a pipe written in small pieces with pauses comes out whole and in order")
     func pipeComesOutWhole() throws {
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("read-ahead-\(UUID().uuidString)")
+        let fifo = temporaryPath("read-ahead")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         defer { try? FileManager.default.removeItem(at: fifo) }
         let bytes = Self.pattern(count: 300_000)
@@ -110,7 +104,7 @@ struct ReadAheadInputTests {
     @Test("an input dropped after its first chunk stops its reader and returns")
     func droppedEarlyReturns() throws {
         let bytes = Self.pattern(count: 4 * ChunkedInput.chunkSize)
-        let file = try Self.temporaryFile(bytes)
+        let file = try temporaryFile("read-ahead", holding: bytes)
         defer { try? FileManager.default.removeItem(at: file) }
         for _ in 0..<20 {
             let input = try ReadAheadInput(file.path)
@@ -129,7 +123,7 @@ struct ReadAheadInputTests {
     /// dropping the input must not wait for it.
     @Test("an input dropped while its reader waits on an idle pipe returns at once")
     func droppedWhileReadingAnIdlePipeReturns() throws {
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("read-ahead-\(UUID().uuidString)")
+        let fifo = temporaryPath("read-ahead")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         defer { try? FileManager.default.removeItem(at: fifo) }
         // The writer sends one chunk, then holds its end open for 2 s.

@@ -36,8 +36,7 @@ struct ReplayCommandTests {
     @Test("a file longer than the read chunk, with a CSI and a UTF-8 sequence cut at chunk ends, replays as fed whole")
     func sequencesCutAtChunkEndsReplayAsFedWhole() throws {
         let bytes = Self.input()
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).bin")
-        try Data(bytes).write(to: file)
+        let file = try temporaryFile("replay", suffix: ".bin", holding: bytes)
         defer { try? FileManager.default.removeItem(at: file) }
 
         let run = try PackageExecutable("termengine").run(["replay", file.path, "--cols", "60", "--rows", "6"])
@@ -67,8 +66,7 @@ struct ReplayCommandTests {
             let move = "\u{1B}[\(index % 6 + 1);\(index % 50 + 1)H\u{1B}[3\(index % 8)m"
             bytes += Array((move + "漢字 é\u{301} \(index)\r\n").utf8)
         }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("chunks-\(UUID().uuidString).bin")
-        try Data(bytes).write(to: file)
+        let file = try temporaryFile("chunks", suffix: ".bin", holding: bytes)
         defer { try? FileManager.default.removeItem(at: file) }
         let run = try PackageExecutable("termengine").run([
             "replay", file.path, "--cols", "60", "--rows", "6", "--chunk", String(chunk),

@@ -12,7 +12,7 @@ struct TestCertificates {
     var key: String { directory.appendingPathComponent("server.key").path }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("termattach-tls-\(UUID().uuidString)")
+        directory = temporaryPath("termattach-tls")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n".write(
             to: directory.appendingPathComponent("server.ext"), atomically: true, encoding: .utf8)

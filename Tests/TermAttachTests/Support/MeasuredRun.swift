@@ -59,7 +59,7 @@ struct MeasuredRun: Sendable {
 
     #if os(Linux)
         private static func linuxRun(_ binary: String, _ arguments: [String], deadline: Double) throws -> MeasuredRun {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
+            let directory = temporaryPath("run")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let outPath = directory.appendingPathComponent("out").path
