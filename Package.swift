@@ -24,7 +24,8 @@ import PackageDescription
 //   CommandLineOptions  the CLI's and termbench's argument reader (no product).
 //   TermEngineCLI what the CLI's two executables share: dump, thumbnail, the
 //                 screen painter, files and standard streams through the C
-//                 library (no Foundation; not a product).
+//                 library (no Foundation; not a product); CThreadShim on
+//                 Linux.
 //   termengine    the CLI; neither TermAttach nor Foundation, so that it
 //                 starts in 1.6 ms as a static executable (docs/PERFORMANCE.md,
 //                 "Start-up and footprint").
@@ -85,7 +86,15 @@ let package = Package(
         // network (attach, sessions, thumbnail --preview), which termengine
         // runs in its place from its own directory. What both use is
         // TermEngineCLI (not a product).
-        .target(name: "TermEngineCLI", dependencies: ["CommandLineOptions", "TermCore", "TermRender"]),
+        .target(
+            name: "TermEngineCLI",
+            dependencies: [
+                "CommandLineOptions", "TermCore", "TermRender",
+                .target(name: "CThreadShim", condition: .when(platforms: [.linux])),
+            ]),
+        // glibc's thread placement calls (Linux only), for `replay`'s reader
+        // thread: a C shim compiled with _GNU_SOURCE, as CPTYShim is.
+        .target(name: "CThreadShim"),
         .executableTarget(
             name: "termengine",
             dependencies: ["CommandLineOptions", "TermEngineCLI", "TermCore", "TermReplay", "TermPTY"]),
@@ -129,7 +138,10 @@ let package = Package(
         // ahead on a thread), which scripts/test.sh's ThreadSanitizer step runs.
         .testTarget(
             name: "TermAttachTests",
-            dependencies: ["TermAttach", "TermCore", "TermRender", "TermEngineCLI", "TestSupport"]),
+            dependencies: [
+                "TermAttach", "TermCore", "TermRender", "TermEngineCLI", "TestSupport",
+                .target(name: "CThreadShim", condition: .when(platforms: [.linux])),
+            ]),
         .executableTarget(
             name: "attach-bench", dependencies: ["TermAttach", "TermCore"], path: "Benchmarks/AttachBench"),
         // Benchmarks (docs/PERFORMANCE.md): the termbench runner, and the malloc

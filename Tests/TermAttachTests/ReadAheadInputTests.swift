@@ -2,6 +2,10 @@ import Foundation
 import TermEngineCLI
 import Testing
 
+#if os(Linux)
+    import CThreadShim
+#endif
+
 /// `termengine replay` reads its input a chunk ahead on a thread of its own
 /// (`ReadAheadInput`, issue #21): two buffers change hands between the
 /// reader and the feeding caller. Whatever the pace of either side, the
@@ -145,6 +149,51 @@ struct ReadAheadInputTests {
         #expect(input == nil)
         #expect(dropped < .milliseconds(500), "dropping took \(dropped)")
     }
+
+    #if os(Linux)
+        /// The reader keeps off the feeding thread's CPU through
+        /// `cthread_avoid_cpu`: on a thread of its own (whose affinity the
+        /// test may change), the CPU it runs on leaves its affinity and every
+        /// other CPU it was allowed stays, by sched_getaffinity(2); with no
+        /// other CPU allowed, nothing changes; and the thread gets its
+        /// affinity back (the reader's thread is Dispatch's, and goes back to
+        /// its pool).
+        @Test("keeping a thread off a CPU leaves that one out of its affinity, and only that one")
+        func keepingAThreadOffACPU() async {
+            struct Placement: Sendable {
+                var cpu: Int32 = -1
+                var allowedBefore: [Int32] = []
+                var allowedAfter: [Int32] = []
+                var outcome: Int32 = 0
+                var restored: [Int32] = []
+            }
+            let placement = await withCheckedContinuation { (done: CheckedContinuation<Placement, Never>) in
+                Thread {
+                    func allowed() -> [Int32] { (0..<1024).filter { cthread_may_run_on($0) == 1 } }
+                    var placement = Placement()
+                    placement.cpu = cthread_current_cpu()
+                    placement.allowedBefore = allowed()
+                    placement.outcome = cthread_avoid_cpu(placement.cpu)
+                    placement.allowedAfter = allowed()
+                    placement.restored = cthread_restore_affinity() == 0 ? allowed() : []
+                    done.resume(returning: placement)
+                }.start()
+            }
+            #expect(placement.cpu >= 0)
+            #expect(placement.allowedBefore.contains(placement.cpu))
+            if placement.allowedBefore.count >= 2 {
+                #expect(placement.outcome == 0)
+                #expect(placement.allowedAfter == placement.allowedBefore.filter { $0 != placement.cpu })
+            } else {
+                #expect(placement.outcome == -1)
+                #expect(placement.allowedAfter == placement.allowedBefore)
+            }
+            // Restored: the main thread's affinity, which the test process
+            // does not change.
+            #expect(placement.restored == placement.allowedBefore)
+            #expect(cthread_avoid_cpu(-1) == -1)
+        }
+    #endif
 
     @Test("a missing file is refused at once, as before")
     func missingFileIsRefused() {
