@@ -492,14 +492,10 @@ struct Runner {
                 if raceRuns > 0 {
                     let racePath = try repeatedFile(path, atLeast: raceBytes)
                     defer { if racePath != path { try? FileManager.default.removeItem(atPath: racePath) } }
-                    for engine in usable where (chunk > 0 ? engine.chunkedRace != nil : engine.race != nil) {
-                        if measurements.contains(where: { $0.engine == engine.name && $0.timedOut }) {
-                            race.append(RaceEntry(engine: engine.name, error: "not raced: its feed timed out"))
-                        } else {
-                            race.append(
-                                self.race(engine, file: racePath, size: size, chunk: chunk, extra: extra(engine)))
-                        }
-                    }
+                    let racers = usable.filter { chunk > 0 ? $0.chunkedRace != nil : $0.race != nil }
+                    let timedOut = Set(measurements.filter(\.timedOut).map(\.engine))
+                    race = self.race(
+                        racers, file: racePath, size: size, chunk: chunk, extra: extra, skipping: timedOut)
                 }
                 let roundRates = rounds.map { engineRounds in
                     (0..<runs).map { round in
@@ -593,35 +589,44 @@ struct Runner {
         return repeated
     }
 
+    /// Each engine's whole process on `file`, `raceRuns` times, in rounds:
+    /// every engine once a round, in turn, the order reversed every other
+    /// round, so that the runs are interleaved (issue #21) and no engine
+    /// always runs first after the file was written, or after one other. An
+    /// engine whose run fails or times out races no more, and its entry says
+    /// why; an engine in `skipping` (its feed timed out) is not raced.
     func race(
-        _ engine: EngineSpec, file: String, size: TerminalSize, chunk: Int, extra: [String] = []
-    ) -> RaceEntry {
-        var entry = RaceEntry(engine: engine.name)
-        let argv: [String]
-        if chunk > 0 {
-            guard let command = engine.chunkedRace else { return entry }
-            argv = command(file, size, chunk) + extra
-        } else {
-            guard let command = engine.race else { return entry }
-            argv = command(file, size) + extra
+        _ engines: [EngineSpec], file: String, size: TerminalSize, chunk: Int,
+        extra: (EngineSpec) -> [String], skipping: Set<String>
+    ) -> [RaceEntry] {
+        var entries = engines.map { RaceEntry(engine: $0.name) }
+        var walls = [[Double]](repeating: [], count: engines.count)
+        for index in engines.indices where skipping.contains(engines[index].name) {
+            entries[index].error = "not raced: its feed timed out"
         }
-        var walls: [Double] = []
-        for _ in 0..<raceRuns {
-            do {
-                let child = try spawnAndWait(argv, timeout: timeout)
-                guard !child.timedOut, child.status == 0 else {
-                    entry.error = child.timedOut ? "timed out" : "exit \(child.status)"
-                    return entry
+        for round in 0..<raceRuns {
+            let order = round % 2 == 0 ? Array(engines.indices) : engines.indices.reversed()
+            for index in order where entries[index].error == nil {
+                let engine = engines[index]
+                let argv =
+                    (chunk > 0 ? engine.chunkedRace!(file, size, chunk) : engine.race!(file, size)) + extra(engine)
+                do {
+                    let child = try spawnAndWait(argv, timeout: timeout)
+                    guard !child.timedOut, child.status == 0 else {
+                        entries[index].error = child.timedOut ? "timed out" : "exit \(child.status)"
+                        continue
+                    }
+                    walls[index].append(child.seconds)
+                    entries[index].maxResidentKiB = max(entries[index].maxResidentKiB, child.maxResidentKiB)
+                } catch {
+                    entries[index].error = "\(error)"
                 }
-                walls.append(child.seconds)
-                entry.maxResidentKiB = max(entry.maxResidentKiB, child.maxResidentKiB)
-            } catch {
-                entry.error = "\(error)"
-                return entry
             }
         }
-        entry.wallSeconds = median(walls)
-        return entry
+        for index in engines.indices where entries[index].error == nil && !walls[index].isEmpty {
+            entries[index].wallSeconds = median(walls[index])
+        }
+        return entries
     }
 
     func progressLine(_ result: FileResult) -> String {
