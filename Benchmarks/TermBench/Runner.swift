@@ -595,6 +595,9 @@ struct Runner {
     /// always runs first after the file was written, or after one other. An
     /// engine whose run fails or times out races no more, and its entry says
     /// why; an engine in `skipping` (its feed timed out) is not raced.
+    ///
+    /// - Precondition: every engine has the command for the row: `race`, or
+    ///   `chunkedRace` when `chunk` is above 0 (the caller keeps only those).
     func race(
         _ engines: [EngineSpec], file: String, size: TerminalSize, chunk: Int,
         extra: (EngineSpec) -> [String], skipping: Set<String>

@@ -23,7 +23,7 @@ int cthread_avoid_cpu(int cpu);
 int cthread_restore_affinity(void);
 
 /// 1 when the calling thread's affinity allows `cpu`, 0 when it does not,
-/// -1 when it cannot be read.
+/// -1 when it cannot be read (for the tests of the two calls above).
 int cthread_may_run_on(int cpu);
 
 #ifdef __cplusplus
