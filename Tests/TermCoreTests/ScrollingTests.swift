@@ -346,6 +346,53 @@ struct PlainLinesTests {
         #expect(t.screenLines == ["ab", "ab", ""])
     }
 
+    /// A run of lines leaves the rows still on the screen stale (cleared
+    /// only when asked for). RI at the top margin scrolls such a row down
+    /// to the bottom (ctlseqs, RI: "Reverse Index"), where the next run's
+    /// first line is written into it as the cursor's row: its old cells
+    /// must be gone before the line covers some of them, or the part of the
+    /// line over them would read as stale.
+    @Test("A stale row scrolled down to the bottom takes the next line whole")
+    func aStaleRowScrolledDownTakesTheNextLineWhole() {
+        let long = String(repeating: "XXXXXXXXX\r\n", count: 6)
+        let short = String(repeating: "b\r\n", count: 6)
+        // RI on the top row, then the cursor to row 2 and CR LF to the bottom
+        // row's start without a scroll: the plain-lines path starts there.
+        let t = fedBothWays(10, 3, "\r\n" + long + short + "\(ESC)[1;1H\(ESC)M\(ESC)[2;1H\r\nYYYYY\r\n", scrollback: 2)
+        #expect(t.screenLines == ["b", "YYYYY", ""])
+        #expect((5..<10).allSatisfy { t.cellAt(1, $0).text.isEmpty })
+    }
+
+    /// DCH moves a row's cells left from past the cursor (ctlseqs, DCH:
+    /// "Delete Ps Character(s)"), ICH right: on a row a run left stale, the
+    /// old cells past its line must not come into view.
+    @Test("Editing a row left stale brings back none of its old cells")
+    func editingARowLeftStaleBringsBackNoneOfItsOldCells() {
+        let long = String(repeating: "0123456789\r\n", count: 8)
+        let short = String(repeating: "ab\r\n", count: 6)
+        let t = fedBothWays(
+            10, 3, "\r\n" + long + short + "\(CSI)1;1H\(CSI)P\(CSI)2;1H\(CSI)2@\(CSI)2;9HZ", scrollback: 4)
+        #expect(t.screenLines == ["b", "  ab    Z", ""])
+    }
+
+    /// Live output comes in reads of a few KiB, and each ends a run of lines
+    /// with rows still on the screen stale: read back between the reads and
+    /// after them, the screen shows only the lines.
+    @Test("Lines fed in small reads show no stale cells between reads")
+    func linesFedInSmallReadsShowNoStaleCellsBetweenReads() {
+        let t = Terminal(columns: 10, rows: 3, scrollback: 4)
+        t.feed("\r\n" + String(repeating: "0123456789\r\n", count: 8))
+        let short = Array(String(repeating: "ab\r\n", count: 3).utf8)
+        for read in 0..<3 {
+            t.feed(short)
+            #expect(t.screenLines == ["ab", "ab", ""], "after read \(read)")
+            for row in 0..<2 {
+                #expect((2..<10).allSatisfy { t.cellAt(row, $0).text.isEmpty }, "after read \(read), row \(row)")
+            }
+        }
+        #expect(t.scrollbackLines == ["ab", "ab", "ab", "ab"])
+    }
+
     @Test("A line as wide as the row cancels its pending wrap") func aLineAsWideAsTheRowCancelsItsPendingWrap() {
         // The last column's character leaves a wrap pending; CR LF cancels it.
         let t = fedBothWays(4, 2, "\r\nabcd\r\nefgh\r\nij")

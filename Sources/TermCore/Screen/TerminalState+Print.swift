@@ -131,7 +131,6 @@ extension TerminalState {
         let sharedFill = eraseFill.sharedCell
         var fill = sharedFill
         var bottomIsRecycled = false
-        var linesTaken = 0
         while true {
             let tables = active.page(ofScreenRow: ScreenRow(cursor.row))
             bindPen(toPage: tables)
@@ -139,8 +138,7 @@ extension TerminalState {
             let stop: BottomLinesStop
             if wholeScreen {
                 stop = active.writeLinesAtBottom(
-                    tables: tables, cellBits: cellBits, fill: fill, bottomIsRecycled: bottomIsRecycled,
-                    linesTaken: &linesTaken
+                    tables: tables, cellBits: cellBits, fill: fill, bottomIsRecycled: bottomIsRecycled
                 ) { row, isRecycled in
                     Self.writePlainLine(
                         into: row, isRecycled: isRecycled, firstLine: firstLine, from: &taken, columns: columns,
@@ -149,7 +147,7 @@ extension TerminalState {
             } else {
                 stop = active.writeLinesAtRegionBottom(
                     top: scrollTop, bottom: scrollBottom, tables: tables, fill: fill,
-                    bottomIsRecycled: bottomIsRecycled, linesTaken: &linesTaken
+                    bottomIsRecycled: bottomIsRecycled
                 ) { row, isRecycled in
                     Self.writePlainLine(
                         into: row, isRecycled: isRecycled, firstLine: firstLine, from: &taken, columns: columns,

@@ -44,11 +44,11 @@ final class GridStorage {
     let marks: UnsafeMutablePointer<UInt64>
     /// Per slot: the cells from this column on are empty, but may still
     /// hold what an older line left there; `columns` when no cell is stale.
-    /// Only scrollback lines are ever stale. Plain scrolling leaves them so
-    /// (`Grid.writeLinesAtBottom`): it stores a line's cells and moves on,
-    /// and the grid zeroes the stale cells only when it hands the line out
-    /// (`Grid.historyRow(_:)`), which most lines of a long replay never are
-    /// before their slot is reused.
+    /// Plain scrolling leaves rows so (`Grid.writeLinesAtBottom`): it stores
+    /// a line's cells and moves on, and the grid zeroes the stale cells only
+    /// when it hands the row out (`Grid.row(_:)`, `rowAndFlags(_:)`,
+    /// `readRow(_:)`, `historyRow(_:)`), which most lines of a long replay
+    /// never are before their slot is reused.
     let staleFrom: UnsafeMutablePointer<UInt16>
     /// Per slot: the tables its cells name, as an index of `Grid.pages`: its
     /// page × 2 + its era, 0 or 1 (Grid+Pages.swift, "Eras"). Kept whole, not
@@ -301,7 +301,9 @@ struct Grid {
         return position >= storage.slotCount ? position &- storage.slotCount : position
     }
 
-    /// Zeroes the stale cells of `slot`, if any (see `GridStorage.staleFrom`).
+    /// Zeroes the stale cells of `slot`, if any (see `GridStorage.staleFrom`):
+    /// every accessor of a row's cells calls it first, a read that may
+    /// write, which the terminal's single owner makes safe.
     @inline(__always)
     func clearStaleCells(slot: Int) {
         let staleFrom = Int(storage.staleFrom[slot])
@@ -324,7 +326,7 @@ struct Grid {
     @inline(__always)
     func row(_ row: ScreenRow) -> UnsafeMutablePointer<Cell> {
         let slot = screenSlot(row)
-        assert(storage.staleFrom[slot] == columns, "screen rows are never stale")
+        clearStaleCells(slot: slot)
         storage.generations[slot] = generation
         return storage.cells + slot &* columns
     }
@@ -334,7 +336,7 @@ struct Grid {
     @inline(__always)
     func rowAndFlags(_ row: ScreenRow) -> (cells: UnsafeMutablePointer<Cell>, flags: RowFlags, page: Int) {
         let slot = screenSlot(row)
-        assert(storage.staleFrom[slot] == columns, "screen rows are never stale")
+        clearStaleCells(slot: slot)
         storage.generations[slot] = generation
         return (storage.cells + slot &* columns, storage.flags[slot], page(ofSlot: slot))
     }
@@ -343,7 +345,7 @@ struct Grid {
     @inline(__always)
     func readRow(_ row: ScreenRow) -> UnsafePointer<Cell> {
         let slot = screenSlot(row)
-        assert(storage.staleFrom[slot] == columns, "screen rows are never stale")
+        clearStaleCells(slot: slot)
         return UnsafePointer(storage.cells + slot &* columns)
     }
 
@@ -555,27 +557,19 @@ struct Grid {
     /// The recycled row that becomes the bottom one is not cleared when the
     /// screen scrolls. With the empty cell to clear with (no background
     /// colour), once its line is written the cells past it are only marked
-    /// stale (`GridStorage.staleFrom`); those of the lines still on the
-    /// screen at the end are zeroed then, and those of scrollback lines when
-    /// a line is handed out, which most lines of a replay never are before
-    /// their slot is reused. The `memset` after each line was a fifth of
-    /// the time of plain scrolling: without it, 46 fewer instructions a line
-    /// (callgrind, plain scrolling at 80×24) and +20% MiB/s at 80×24, +35%
-    /// at 200×50. The first `rows - 1` lines of a run are cleared at once,
-    /// since the last `rows - 1` end on the screen: output with colour every
-    /// few lines would otherwise clear each row at the end instead (5%
-    /// slower on `ls -lR`). A run is one call, or several when the loop stops
-    /// at another page's rows: `linesTaken` counts the lines of the run's
-    /// earlier calls (and gets this call's added), and the rows still on the screen are cleared when the
-    /// run ends (`.noLine`), not at each stop; at 200×50, where a page holds
-    /// fewer rows, clearing them at every stop cost a `memset` for most lines
-    /// (callgrind: 15,681 for 2 MiB of plain scrolling, 0.94M instructions;
-    /// ×base 0.82 on `scrolling`). Between the calls of a run screen rows may
-    /// hold stale cells: the caller only binds the pen and the fill there,
-    /// and a compaction clears a row's stale cells before it reads them.
-    /// With another cell than the empty one, the cells
-    /// past the line are filled at once. When no line comes, the whole row is
-    /// cleared before returning, as a scroll leaves it.
+    /// stale (`GridStorage.staleFrom`), on the screen as in the scrollback:
+    /// the grid zeroes them when the row is asked for, which most lines of
+    /// a replay never are before their slot is reused. The `memset` after
+    /// each line was a fifth of the time of plain scrolling: without it, 46
+    /// fewer instructions a line (callgrind, plain scrolling at 80×24) and
+    /// +20% MiB/s at 80×24, +35% at 200×50. Rows still on the screen were
+    /// cleared when a run ended, up to `rows - 1` of them: output in 4 KiB
+    /// reads (a PTY's) ends a run at each read, and plain scrolling in 4 KiB
+    /// calls ran 14% faster without those clears (`termbench feed`, 16 MiB
+    /// at 80×24, 1,384 -> 1,575 MiB/s). A run is one call, or several when
+    /// the loop stops at another page's rows. With another cell than the empty one, the cells past the line are
+    /// filled at once. When no line comes, the whole row is cleared before
+    /// returning, as a scroll leaves it.
     ///
     /// `writeLine` is told which rows are recycled: it may leave anything in
     /// such a row past the count it returns, or anywhere in it when it
@@ -599,10 +593,9 @@ struct Grid {
     /// coloured ones (callgrind, `ls -lR` at 80×24).
     @inline(__always)
     mutating func writeLinesAtBottom(
-        tables boundTables: Int, cellBits: UInt64, fill: Cell?, bottomIsRecycled: Bool, linesTaken: inout Int,
+        tables boundTables: Int, cellBits: UInt64, fill: Cell?, bottomIsRecycled: Bool,
         _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>, _ isRecycled: Bool) -> Int?
     ) -> BottomLinesStop {
-        let linesBefore = linesTaken
         let ring = storage.ring
         let slotCount = storage.slotCount
         let cells = storage.cells
@@ -614,7 +607,6 @@ struct Grid {
         let columns = self.columns
         let limit = scrollbackLimit
         let stamp = generation
-        let deferFrom = rows &- 1 &- linesBefore
         let fillCell = fill ?? .empty
         let fillIsEmpty = fill == .empty
         var bottom = ringIndex(screenRow: rows &- 1)
@@ -625,6 +617,9 @@ struct Grid {
         var lines = 0
         var isRecycled = bottomIsRecycled
         var stop = BottomLinesStop.noLine
+        // The cursor's row keeps its cells past the line: stale ones must be
+        // zeroed before the line may cover some of them.
+        if !isRecycled { clearStaleCells(slot: slot) }
         // The current era's tables of the bound page (the bound tables
         // themselves but for a row not renewed since its era ended), and the
         // rows moved there from the page's old era, not yet taken off
@@ -653,7 +648,7 @@ struct Grid {
                 generations[slot] = stamp
             } else {
                 Self.settleRow(
-                    row, slot: slot, after: written, fill: fillCell, leavingStale: fillIsEmpty && lines >= deferFrom,
+                    row, slot: slot, after: written, fill: fillCell, leavingStale: fillIsEmpty,
                     columns: columns, staleFrom: staleFrom)
             }
             lines &+= 1
@@ -687,18 +682,6 @@ struct Grid {
         Self.pushTopLines(
             lines, zero: &zero, historyCount: &historyCount, evicted: &evictedCount, limit: limit,
             slotCount: slotCount)
-        // At the end of the run, the lines written that are still on the
-        // screen, above the bottom row, lose their stale cells: no screen
-        // row is ever stale outside a run, so that the accessors of screen
-        // rows, which printing calls per run or per character, need not check.
-        if stop == .noLine && linesBefore &+ lines >= rows {
-            var position = bottom
-            for _ in 0..<(rows &- 1) {
-                position = position == 0 ? slotCount &- 1 : position &- 1
-                clearStaleCells(slot: Int(ring[position]))
-            }
-        }
-        linesTaken = linesBefore &+ lines
         return stop
     }
 
@@ -718,19 +701,15 @@ struct Grid {
     /// 80×24: the rotation's `memmove` and the stamp loop were 227
     /// instructions a line, the row's clear 53 more). As in
     /// `writeLinesAtBottom`, with the empty cell to fill with, the cells past
-    /// a line are only marked stale once the first `height - 1` lines of a
-    /// run are written (those lines may stay on the screen when the run
-    /// ends); when the run ends (`.noLine`) the rows above the region's
-    /// bottom lose their stale cells, so no screen row is stale outside a
-    /// run. The stops, the fill and `writeLine`'s contract are
+    /// a line are only marked stale, and zeroed when the row is asked for.
+    /// The stops, the fill and `writeLine`'s contract are
     /// `writeLinesAtBottom`'s.
     @inline(__always)
     mutating func writeLinesAtRegionBottom(
-        top: Int, bottom: Int, tables boundTables: Int, fill: Cell?, bottomIsRecycled: Bool, linesTaken: inout Int,
+        top: Int, bottom: Int, tables boundTables: Int, fill: Cell?, bottomIsRecycled: Bool,
         _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>, _ isRecycled: Bool) -> Int?
     ) -> BottomLinesStop {
         let height = bottom &- top &+ 1
-        let linesBefore = linesTaken
         let ring = storage.ring
         let slotCount = storage.slotCount
         let cells = storage.cells
@@ -740,7 +719,6 @@ struct Grid {
         let tableSets = storage.tableSets
         let columns = self.columns
         let first = ringIndex(screenRow: top)
-        let deferFrom = height &- 1 &- linesBefore
         let fillCell = fill ?? .empty
         let fillIsEmpty = fill == .empty
         @inline(__always) func regionSlot(_ offset: Int) -> Int {
@@ -754,6 +732,7 @@ struct Grid {
         var lines = 0
         var isRecycled = bottomIsRecycled
         var stop = BottomLinesStop.noLine
+        if !isRecycled { clearStaleCells(slot: slot) }  // as in `writeLinesAtBottom`
         while true {
             if Int(tableSets[slot]) != boundTables {
                 stop = .otherTables
@@ -772,7 +751,7 @@ struct Grid {
             }
             if isRecycled {
                 Self.settleRow(
-                    row, slot: slot, after: written, fill: fillCell, leavingStale: fillIsEmpty && lines >= deferFrom,
+                    row, slot: slot, after: written, fill: fillCell, leavingStale: fillIsEmpty,
                     columns: columns, staleFrom: staleFrom)
             }
             lines &+= 1
@@ -798,10 +777,6 @@ struct Grid {
             // left it for good, as `scrollUp` counts them.
             if top == 0 && bottom == rows &- 1 && scrollbackLimit == 0 { evictedCount &+= lines }
         }
-        if stop == .noLine && linesBefore &+ lines >= height {
-            for row in top..<bottom { clearStaleCells(slot: screenSlot(ScreenRow(row))) }
-        }
-        linesTaken = linesBefore &+ lines
         return stop
     }
 
