@@ -322,7 +322,7 @@ struct Grid {
     }
 
     /// The cells of screen row `row` (0 = top), `columns` long, for writing:
-    /// the row is stamped as changed.
+    /// the row is stamped as changed, its stale cells zeroed first.
     @inline(__always)
     func row(_ row: ScreenRow) -> UnsafeMutablePointer<Cell> {
         let slot = screenSlot(row)
@@ -341,7 +341,8 @@ struct Grid {
         return (storage.cells + slot &* columns, storage.flags[slot], page(ofSlot: slot))
     }
 
-    /// The cells of screen row `row`, for reading only.
+    /// The cells of screen row `row`, for reading only (its stale cells
+    /// zeroed first, `clearStaleCells(slot:)`).
     @inline(__always)
     func readRow(_ row: ScreenRow) -> UnsafePointer<Cell> {
         let slot = screenSlot(row)
