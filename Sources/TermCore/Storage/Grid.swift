@@ -568,9 +568,10 @@ struct Grid {
     /// reads (a PTY's) ends a run at each read, and plain scrolling in 4 KiB
     /// calls ran 14% faster without those clears (`termbench feed`, 16 MiB
     /// at 80×24, 1,384 -> 1,575 MiB/s). A run is one call, or several when
-    /// the loop stops at another page's rows. With another cell than the empty one, the cells past the line are
-    /// filled at once. When no line comes, the whole row is cleared before
-    /// returning, as a scroll leaves it.
+    /// the loop stops at another page's rows. With another cell than the
+    /// empty one, the cells past the line are filled at once. When no line
+    /// comes, the whole row is cleared before returning, as a scroll leaves
+    /// it.
     ///
     /// `writeLine` is told which rows are recycled: it may leave anything in
     /// such a row past the count it returns, or anywhere in it when it
