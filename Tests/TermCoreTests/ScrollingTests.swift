@@ -393,6 +393,47 @@ struct PlainLinesTests {
         #expect(t.scrollbackLines == ["ab", "ab", "ab", "ab"])
     }
 
+    /// The plain-lines loop scrolls a recycled row up to the bottom and may
+    /// stop there, before writing it, where that row lies in another page
+    /// (`.otherTables`). The row has just joined its page's current era, and
+    /// the caller binds the pen there, which can compact that era's tables:
+    /// the old line's cells, whose ids are of the era the row left, must
+    /// read as gone, not as ids of the new one.
+    @Test("A recycled row the plain-lines loop stops at holds nothing of its old line")
+    func aRecycledRowTheLoopStopsAtHoldsNothingOfItsOldLine() {
+        var grid = Grid(columns: 4, rows: 2, scrollbackLimit: 2, rowsPerPage: 1)
+        let old = Cell(scalar: 0x58, width: .narrow, style: .default)  // "X"
+        let new = Cell(scalar: 0x61, width: .narrow, style: .default)  // "a"
+        // Lines of "XXXX" until the ring of 4 slots has gone round, a run of
+        // calls that each stop at the next page (one row a page) and go on.
+        var left = 6
+        var recycled = false
+        while true {
+            let stop = grid.writeLinesAtBottom(
+                tables: grid.page(ofScreenRow: ScreenRow(1)), cellBits: 0, fill: .empty, bottomIsRecycled: recycled
+            ) { row, _ in
+                guard left > 0 else { return nil }
+                for column in 0..<4 { row[column] = old }
+                left -= 1
+                return 4
+            }
+            if stop == .noLine { break }
+            recycled = true
+        }
+        // Then a run whose first line, "aa", goes to the cursor's row: the
+        // next row, recycled, is of another page, where the call stops.
+        let stop = grid.writeLinesAtBottom(
+            tables: grid.page(ofScreenRow: ScreenRow(1)), cellBits: 0, fill: .empty, bottomIsRecycled: false
+        ) { row, _ in
+            for column in 0..<2 { row[column] = new }
+            return 2
+        }
+        #expect(stop == .otherTables)
+        let bottom = grid.readRow(ScreenRow(1))
+        #expect((0..<4).allSatisfy { bottom[$0] == .empty })
+        #expect((0..<2).allSatisfy { grid.readRow(ScreenRow(0))[$0] == new })
+    }
+
     @Test("A line as wide as the row cancels its pending wrap") func aLineAsWideAsTheRowCancelsItsPendingWrap() {
         // The last column's character leaves a wrap pending; CR LF cancels it.
         let t = fedBothWays(4, 2, "\r\nabcd\r\nefgh\r\nij")

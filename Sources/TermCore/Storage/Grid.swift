@@ -553,7 +553,7 @@ struct Grid {
     /// number of cells it wrote from the row's start) stamps the row as
     /// changed and scrolls the whole screen up one line as
     /// `scrollWholeScreenUpOneLine(fill:)` does, until a call returns nil.
-    /// Returns the number of lines taken.
+    /// Returns why it stopped.
     ///
     /// The recycled row that becomes the bottom one is not cleared when the
     /// screen scrolls. With the empty cell to clear with (no background
@@ -589,8 +589,9 @@ struct Grid {
     /// when `fill` is nil (`.needsFill`: the fill is interned in a page only
     /// once a recycled row needs it, as a scroll would); the caller binds the
     /// pen and the fill for the bottom row's page and calls again with
-    /// `bottomIsRecycled` and the lines taken so far, until a call returns
-    /// `.noLine`. The binding stays out of the loop, whose set-up
+    /// `bottomIsRecycled`, until a call returns `.noLine`. The recycled row
+    /// it stopped at reads as empty meanwhile (all its cells stale), so that
+    /// a compaction the binding makes finds none of its old line's ids. The binding stays out of the loop, whose set-up
     /// is most of a call's cost when output alternates plain lines with
     /// coloured ones (callgrind, `ls -lR` at 80×24).
     @inline(__always)
@@ -664,6 +665,12 @@ struct Grid {
             flags[slot] = []
             marks[slot] = 0
             generations[slot] = stamp
+            // Its old line is gone: all stale until a line is written. The
+            // loop may stop here, at a row of another page, and binding the
+            // pen there may compact that page's tables, which must not read
+            // the old line's ids (of the era the row has just left) as the
+            // ids of its new era.
+            staleFrom[slot] = 0
             slotTables = Int(tableSets[slot])
             if limit != 0 {
                 if slotTables ^ 1 == eraTables {
@@ -764,6 +771,7 @@ struct Grid {
             slot = regionSlot(offset)
             flags[slot] = []
             marks[slot] = 0
+            staleFrom[slot] = 0  // its line is gone, as in `writeLinesAtBottom`
             isRecycled = true
         }
         if lines > 0 {
