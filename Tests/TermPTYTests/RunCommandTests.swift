@@ -49,8 +49,17 @@ struct RunCommandTests {
     /// `termengine run` hosted on a pseudo-terminal whose terminal is a
     /// TermCore `Terminal`: what `run` sets on its outer terminal shows in
     /// that terminal's modes.
-    @Suite("termengine run: modes mirrored on the outer terminal", .timeLimit(.minutes(1)))
+    ///
+    /// Each test runs two processes deep (`run`, then its shell) beside the
+    /// rest of the suite on a CI machine of two CPUs: its exit is awaited for
+    /// up to `exitTimeout`, and the suite has three minutes. Alone a test
+    /// takes about a second; in one CI run of the whole suite the first
+    /// test's 10 s wait for the exit ran out.
+    @Suite("termengine run: modes mirrored on the outer terminal", .timeLimit(.minutes(3)))
     struct RunMirrorTests {
+        /// How long a test waits for `run` to exit (see the suite).
+        static let exitTimeout = Duration.seconds(60)
+
         @Test("the kitty keyboard flags are mirrored while the program runs and reset after it")
         func theKittyKeyboardFlagsAreMirroredWhileTheProgramRunsAndResetAfterIt() throws {
             let engine = try PackageExecutable("termengine").url.path
@@ -66,7 +75,7 @@ struct RunCommandTests {
                 if flags != 5 || !paste { usleep(10_000) }
             }
             #expect(flags == 5 && paste)
-            #expect(session.waitForExit(timeout: .seconds(10)) == .exited(4))
+            #expect(session.waitForExit(timeout: Self.exitTimeout) == .exited(4))
             let after = session.withTerminal { ($0.modes.kittyKeyboardFlags, $0.modes.bracketedPaste) }
             #expect(after.0 == 0 && !after.1)
         }
@@ -88,7 +97,7 @@ struct RunCommandTests {
                 PTYCommand(engine, ["run", "--size", "30x5", "--", "/bin/sh", "-c", program]),
                 size: PTYSize(columns: 40, rows: 8), onOutput: { bytes in painted.withLock { $0 += bytes } })
             #expect(waitForScreen(session) { $0.first?.hasPrefix("ABCready") == true })
-            #expect(session.waitForExit(timeout: .seconds(10)) == .exited(0))
+            #expect(session.waitForExit(timeout: Self.exitTimeout) == .exited(0))
             let row =
                 "\u{1B}[0;4:3;58;5;196mA\u{1B}[0;4:4;53mB\u{1B}[0;4:5;58;2;10;200;30mC\u{1B}[0mready\u{1B}[0m\u{1B}[K"
             let bytes = painted.withLock { $0 }
