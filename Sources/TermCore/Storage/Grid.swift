@@ -591,9 +591,10 @@ struct Grid {
     /// pen and the fill for the bottom row's page and calls again with
     /// `bottomIsRecycled`, until a call returns `.noLine`. The recycled row
     /// it stopped at reads as empty meanwhile (all its cells stale), so that
-    /// a compaction the binding makes finds none of its old line's ids. The binding stays out of the loop, whose set-up
-    /// is most of a call's cost when output alternates plain lines with
-    /// coloured ones (callgrind, `ls -lR` at 80×24).
+    /// a compaction the binding makes finds none of its old line's ids (of
+    /// the era the row has just left). The binding stays out of the loop,
+    /// whose set-up is most of a call's cost when output alternates plain
+    /// lines with coloured ones (callgrind, `ls -lR` at 80×24).
     @inline(__always)
     mutating func writeLinesAtBottom(
         tables boundTables: Int, cellBits: UInt64, fill: Cell?, bottomIsRecycled: Bool,
@@ -665,11 +666,8 @@ struct Grid {
             flags[slot] = []
             marks[slot] = 0
             generations[slot] = stamp
-            // Its old line is gone: all stale until a line is written. The
-            // loop may stop here, at a row of another page, and binding the
-            // pen there may compact that page's tables, which must not read
-            // the old line's ids (of the era the row has just left) as the
-            // ids of its new era.
+            // Its old line is gone: all stale until a line is written (the
+            // loop may stop here; see above).
             staleFrom[slot] = 0
             slotTables = Int(tableSets[slot])
             if limit != 0 {
