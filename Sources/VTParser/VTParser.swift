@@ -990,7 +990,8 @@ public struct VTParser: Sendable {
     static func directColourListEnd(
         _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sequence: inout ControlSequence
     ) -> Int {
-        guard end &- start >= directColourBytes else { return 0 }
+        // `3` or `4` first, tested before the rest: most lists start otherwise.
+        guard end &- start >= directColourBytes && base[start] &- 0x33 < 2 else { return 0 }
         let raw = UnsafeRawPointer(base)
         var offset = start
         var position = 0
