@@ -890,10 +890,14 @@ public struct VTParser: Sendable {
         _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ handler: inout H, resuming: Bool
     ) -> Int {
         if !resuming {
-            let after = Self.directColourListEnd(base, start, end, into: &sequence)
-            if after > 0 {
-                dispatchSequence(&handler)
-                return after
+            // `3` or `4` first, tested before the bytes left: most lists start
+            // otherwise, and pay three instructions for it.
+            if start < end && base[start] &- 0x33 < 2 {
+                let after = Self.directColourListEnd(base, start, end, into: &sequence)
+                if after > 0 {
+                    dispatchSequence(&handler)
+                    return after
+                }
             }
             sequence.reset()
         }
@@ -990,8 +994,7 @@ public struct VTParser: Sendable {
     static func directColourListEnd(
         _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sequence: inout ControlSequence
     ) -> Int {
-        // `3` or `4` first, tested before the rest: most lists start otherwise.
-        guard end &- start >= directColourBytes && base[start] &- 0x33 < 2 else { return 0 }
+        guard end &- start >= directColourBytes else { return 0 }
         let raw = UnsafeRawPointer(base)
         var offset = start
         var position = 0
