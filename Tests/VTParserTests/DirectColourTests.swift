@@ -68,6 +68,26 @@ struct DirectColourTests {
         }
     }
 
+    @Test("The parser's first test lets in every list the path reads")
+    func theParsersFirstTestLetsInEveryListThePathReads() {
+        func mayStart(_ list: String) -> Bool {
+            let bytes = Array((list + Self.padding).utf8)
+            return bytes.withUnsafeBufferPointer { VTParser.mayStartDirectColour($0.baseAddress!, 0) }
+        }
+        #expect(mayStart("38;2;1;2;3m") && mayStart("48;2;255;0;0;38;2;1;1;1m"))
+        // CUPs and palette colours, whatever their first digit.
+        for list in ["38;5;1m", "48;5;200m", "3;4H", "38;40H", "40;2H", "4;2;1m", "38:2:1:2:3m", "m"] {
+            #expect(!mayStart(list), "\(list)")
+        }
+        // Every head the path takes passes: `38;2;` and `48;2;`, and of the
+        // first bytes `0`–`9` only those two heads' `3` and `4` read whole.
+        for first in "0123456789" {
+            let list = "\(first)8;2;1;2;3m"
+            if Self.readWhole(list).end > 0 { #expect(mayStart(list), "\(list)") }
+            #expect((Self.readWhole(list).end > 0) == (first == "3" || first == "4"), "\(list)")
+        }
+    }
+
     @Test("Near the end of the buffer the byte-by-byte loop reads the list")
     func nearTheEndOfTheBufferTheByteByByteLoopReadsTheList() {
         let bytes = Array("38;2;1;2;3m".utf8)
