@@ -1008,9 +1008,9 @@ public struct VTParser: Sendable {
             // The first three bytes after the components' start that are not
             // digits: two separators and what follows the list.
             let first = offset &+ 5
-            let flags =
-                byteBits(nonDigitBytes(raw.loadUnaligned(fromByteOffset: first, as: UInt64.self)))
-                | byteBits(nonDigitBytes(raw.loadUnaligned(fromByteOffset: first &+ 8, as: UInt64.self))) &<< 8
+            let low = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: first, as: UInt64.self))
+            let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: first &+ 8, as: UInt64.self))
+            let flags = byteBits(nonDigitBytes(low)) | byteBits(nonDigitBytes(high)) &<< 8
             let red = flags.trailingZeroBitCount
             let rest = flags & (flags &- 1)
             let green = rest.trailingZeroBitCount
@@ -1067,15 +1067,15 @@ public struct VTParser: Sendable {
         return UInt16(truncatingIfNeeded: (pairs &* 0x0064_0001) &>> 16)
     }
 
-    /// The top bit of each byte of `word` (eight bytes of input as loaded;
-    /// taken little-endian here, so byte 0 is the first) that is not an
-    /// ASCII digit, exact in every byte: XORed with `0x30`,
-    /// a digit is 0–9; a byte of 0x80 or above has the top bit already, and
-    /// below, `| 0x80` then `- 0x0A` keeps it where the byte is 10 or more,
-    /// with no borrow from one byte into the next.
+    /// The top bit of each byte of `word` (eight bytes of input, loaded
+    /// little-endian) that is not an ASCII digit, exact in every byte (where
+    /// ``nonPrintableBytes(_:)`` is exact only in the lowest): XORed with
+    /// `0x30`, a digit is 0–9; a byte of 0x80 or above has the top bit
+    /// already, and below, `| 0x80` then `- 0x0A` keeps it where the byte is
+    /// 10 or more, with no borrow from one byte into the next.
     @inlinable @inline(__always)
     static func nonDigitBytes(_ word: UInt64) -> UInt64 {
-        let shifted = UInt64(littleEndian: word) ^ 0x3030_3030_3030_3030
+        let shifted = word ^ 0x3030_3030_3030_3030
         return ((shifted | 0x8080_8080_8080_8080) &- 0x0A0A_0A0A_0A0A_0A0A | shifted) & 0x8080_8080_8080_8080
     }
 
@@ -1088,10 +1088,10 @@ public struct VTParser: Sendable {
     }
 
     /// Hands the sequence ``directColourListEnd(_:_:_:into:)`` stored to the
-    /// handler, out of line: a second call site of `csiDispatch` inlined in
-    /// `consumeCSI` made the compiler inline the handler's dispatch at both
-    /// and take `consumeCSI` out of the ground loop (vim_scroll and gcc_diag
-    /// 14–18% slower).
+    /// handler, out of line: with a second inlined call site of
+    /// `csiDispatch` beside `consumeCSI`'s, the compiler inlined the handler's
+    /// dispatch at both and took `consumeCSI` out of the ground loop
+    /// (vim_scroll and gcc_diag 14–18% slower).
     @inlinable @inline(never)
     mutating func dispatchSequence<H: VTHandler>(_ handler: inout H) {
         withUnsafePointer(to: &sequence) { handler.csiDispatch(ControlSequenceView($0)) }
