@@ -35,6 +35,16 @@ TERMENGINE_PURE_SWIFT=1 swift test --skip-build --scratch-path .build/pure-swift
     --filter 'VTParserTests|TermCoreTests' --skip DumpResizeTests 2>&1 | tee .build/pure-swift/test.log
 skipped=$(grep -c ' skipped: "utf8proc is not linked' .build/pure-swift/test.log || true)
 echo "test.sh: pure-Swift: $skipped tests skipped, not passed (utf8proc is not linked); the run's total above includes them" >&2
+# The parser and screen suites again at -O, as embedders and the CLI build
+# them: every step above builds at -Onone, where an optimiser's fault cannot
+# show (Swift 6.3's dead-store elimination drops stores that a loop makes
+# before one more store at the offset it ended with: docs/PERFORMANCE.md,
+# "Sixteen bytes of Latin words at once"). -enable-testing lets the suites'
+# @testable imports build at -O.
+step "release build: VTParser and TermCore suites at -O"
+swift build -c release --build-tests -Xswiftc -enable-testing --scratch-path .build/release-tests
+swift test --skip-build -c release -Xswiftc -enable-testing --scratch-path .build/release-tests \
+    --filter 'VTParserTests|TermCoreTests' --skip DumpResizeTests
 # DocC (issue #20): an archive per library module in .build/docs, from its
 # catalog (Sources/<Module>/<Module>.docc, with docs/EMBEDDING.md and
 # docs/ATTACH.md as articles) and its symbol graphs; scripts/docs.sh fails on
