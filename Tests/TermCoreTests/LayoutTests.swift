@@ -22,6 +22,44 @@ struct LayoutTests {
         #expect(table.key(for: Style(flags: .italic)) == StyleKey(tableID: 1))  // interned once
     }
 
+    @Test("A full style table finds each style at its id again, through its index's rebuilds and a compaction")
+    func aFullStyleTableFindsEachStyleAgain() throws {
+        // Direct colours are table styles: 65,535 of them fill a table to its
+        // limit, its index rebuilt at each doubling. Each is found again at
+        // the id it was given, whichever way its slot was written (by the
+        // lookup that added it, or by a rebuild), and none is added twice.
+        var table = StyleTable()
+        func style(_ index: Int) -> Style {
+            Style(foreground: .rgb(UInt8(index & 0xFF), UInt8(index >> 8 & 0xFF), 7), background: .rgb(1, 2, 3))
+        }
+        for index in 1..<Limits.stylesPerPage {
+            let found = table.key(for: style(index))
+            let key = try #require(found)
+            #expect(key == StyleKey(tableID: UInt16(index)))
+        }
+        #expect(table.isFull)
+        let overflow = table.key(for: Style(foreground: .rgb(9, 9, 9), flags: .italic))
+        #expect(overflow == nil)
+        for index in 1..<Limits.stylesPerPage where table.key(for: style(index)) != StyleKey(tableID: UInt16(index)) {
+            Issue.record("style \(index) not found at its id")
+        }
+        #expect(table.count == Limits.stylesPerPage)
+        // Keep the odd ids: each kept style is found at its new id, each
+        // dropped one is added anew.
+        table.compact(
+            markUsed: { mark in for id in stride(from: 1, to: Limits.stylesPerPage, by: 2) { mark(UInt16(id)) } },
+            renumber: { _ in })
+        #expect(table.count == 1 + Limits.stylesPerPage / 2)
+        for index in stride(from: 1, to: Limits.stylesPerPage, by: 2)
+        where table.key(for: style(index)) != StyleKey(tableID: UInt16((index + 1) / 2)) {
+            Issue.record("kept style \(index) not found at its new id")
+        }
+        let new = table.key(for: style(2))
+        let added = try #require(new)
+        #expect(added == StyleKey(tableID: UInt16(1 + Limits.stylesPerPage / 2)))
+        #expect(table[added] == style(2))
+    }
+
     /// The colours an inline style may have: the default and the 256.
     static let inlineColours: [TerminalColor] = [.default] + (0..<256).map { TerminalColor.indexed(UInt8($0)) }
     /// The attributes an inline style may have (bold, single underline, inverse), by bits.

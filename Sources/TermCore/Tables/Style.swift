@@ -226,8 +226,10 @@ struct StyleKey: Hashable, Sendable {
 /// every colour change, and `Hasher` (SipHash) was a fifth of that cost.
 struct StyleTable {
     private(set) var styles: [Style] = [Style()]
-    /// Slots hold id + 1 (0 = empty); the table is at most half full.
-    /// 16 to start with: every page has a table, most with a few styles.
+    /// Slots hold id + 1 (0 = empty) in their low 17 bits and 15 bits of
+    /// the style's hash above them (``slotTag(_:)``); the table is at most
+    /// half full. 16 to start with: every page has a table, most with a few
+    /// styles.
     private var slots: [UInt32] = [UInt32](repeating: 0, count: 16)
     private var mask = 15
     /// The most styles the table holds before its page compacts it.
@@ -305,12 +307,32 @@ struct StyleTable {
         indexedID(Self.packed(style), style).map(StyleKey.init(tableID:))
     }
 
+    /// The bits of a slot that hold id + 1 (ids go up to 65,535).
+    private static let slotIDBits: UInt32 = 0x1_FFFF
+
+    /// The slot's upper 15 bits for a style of hash `hash`: its top bits,
+    /// which the slot's position (its low bits) does not already say. A
+    /// probe compares a style with the one in a slot only where the tags
+    /// match: in colour-dense output nearly every style is new, and the
+    /// styles a probe passed were loads from a table of up to 65,536 styles
+    /// that missed the cache (perf: a fifth of truecolor_dense's time was in
+    /// this function, most of it on that load).
+    @inline(__always)
+    private static func slotTag(_ hash: Int) -> UInt32 {
+        UInt32(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) &>> 49) &<< 17
+    }
+
     /// The id of `style` (packed as `key`) through the hash index, adding it if new.
     private mutating func indexedID(_ key: (UInt64, UInt64), _ style: Style) -> UInt16? {
-        var slot = Self.hash(key) & mask
+        let hash = Self.hash(key)
+        let tag = Self.slotTag(hash)
+        var slot = hash & mask
         while slots[slot] != 0 {
-            let id = Int(slots[slot] - 1)
-            if Self.packed(styles[id]) == key { return UInt16(id) }
+            let entry = slots[slot]
+            if entry & ~Self.slotIDBits == tag {
+                let id = Int(entry & Self.slotIDBits) - 1
+                if Self.packed(styles[id]) == key { return UInt16(id) }
+            }
             slot = (slot + 1) & mask
         }
         guard !isFull else { return nil }
@@ -320,22 +342,23 @@ struct StyleTable {
             // styles a page of output commonly has, at once.
             styles.reserveCapacity(Self.firstCapacity)
             if slots.count < Self.firstCapacity * 2 { rebuildIndex(capacity: Self.firstCapacity * 2) }
-            slot = Self.hash(key) & mask
+            slot = hash & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
         }
         styles.append(style)
         if styles.count * 2 > slots.count {
             rebuildIndex(capacity: slots.count * 2)
         } else {
-            slots[slot] = UInt32(id + 1)
+            slots[slot] = tag | UInt32(id + 1)
         }
         return UInt16(id)
     }
 
     private mutating func insertIntoIndex(id: Int) {
-        var slot = Self.hash(Self.packed(styles[id])) & mask
+        let hash = Self.hash(Self.packed(styles[id]))
+        var slot = hash & mask
         while slots[slot] != 0 { slot = (slot + 1) & mask }
-        slots[slot] = UInt32(id + 1)
+        slots[slot] = Self.slotTag(hash) | UInt32(id + 1)
     }
 
     private mutating func rebuildIndex(capacity: Int) {
@@ -356,9 +379,10 @@ struct StyleTable {
         styles.withUnsafeBufferPointer { styles in
             slots.withUnsafeMutableBufferPointer { slots in
                 for id in styles.indices {
-                    var slot = Self.hash(Self.packed(styles[id])) & mask
+                    let hash = Self.hash(Self.packed(styles[id]))
+                    var slot = hash & mask
                     while slots[slot] != 0 { slot = (slot &+ 1) & mask }
-                    slots[slot] = UInt32(truncatingIfNeeded: id &+ 1)
+                    slots[slot] = Self.slotTag(hash) | UInt32(truncatingIfNeeded: id &+ 1)
                 }
             }
         }
