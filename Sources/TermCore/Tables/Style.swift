@@ -316,7 +316,7 @@ struct StyleTable {
     /// match: in colour-dense output nearly every style is new, and the
     /// styles a probe passed were loads from a table of up to 65,536 styles
     /// that missed the cache (perf: a fifth of truecolor_dense's time was in
-    /// this function, most of it on that load).
+    /// this function, on the loads of a slot and of the style it named).
     @inline(__always)
     private static func slotTag(_ hash: Int) -> UInt32 {
         UInt32(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) &>> 49) &<< 17
