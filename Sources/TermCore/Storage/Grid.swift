@@ -218,6 +218,16 @@ struct Grid {
     var evictedCount = 0
     /// Counts changes: stamped on every row written (see `GridStorage.generations`).
     private(set) var generation: UInt32 = 1
+    /// The screen row `rowAndFlags(_:)` handed out last and its slot, -1 for
+    /// none: while the row shows the same line, with no stale cell and
+    /// stamped in this generation, asking for it again needs neither the
+    /// ring nor the stale mark. Text between SGRs, or in short runs between
+    /// other scripts, asks for the cursor's row once a run: perf put a fifth
+    /// of `printASCII`'s samples of unicode_mixed on those two loads, one
+    /// waiting on the other. Forgotten by everything that moves lines
+    /// between rows, leaves cells stale or starts a generation
+    /// (`forgetHandedOutRow()`); debug builds check each use.
+    private var handedOutRow = (row: -1, slot: 0)
     /// False until a row of this grid is made double width or height (rare:
     /// DECDWL, DECDHL): until then every row's last column is the screen's,
     /// with no lookup of the row's flags.
@@ -333,13 +343,31 @@ struct Grid {
 
     /// The cells of screen row `row` for writing (stamped as changed), its
     /// flags and its page, with one ring lookup: what printing needs per run.
+    /// The flags and the page are read afresh each time: only the slot is
+    /// remembered (`handedOutRow`).
     @inline(__always)
-    func rowAndFlags(_ row: ScreenRow) -> (cells: UnsafeMutablePointer<Cell>, flags: RowFlags, page: Int) {
-        let slot = screenSlot(row)
-        clearStaleCells(slot: slot)
-        storage.generations[slot] = generation
+    mutating func rowAndFlags(_ row: ScreenRow) -> (cells: UnsafeMutablePointer<Cell>, flags: RowFlags, page: Int) {
+        let slot: Int
+        if handedOutRow.row == row.index {
+            slot = handedOutRow.slot
+            assert(
+                slot == screenSlot(row) && Int(storage.staleFrom[slot]) == columns
+                    && storage.generations[slot] == generation,
+                "screen row \(row.index) handed out again after its line, stale cells or generation changed")
+        } else {
+            slot = screenSlot(row)
+            clearStaleCells(slot: slot)
+            storage.generations[slot] = generation
+            handedOutRow = (row.index, slot)
+        }
         return (storage.cells + slot &* columns, storage.flags[slot], page(ofSlot: slot))
     }
+
+    /// Forgets the row `rowAndFlags(_:)` handed out last: lines moved between
+    /// rows (a scroll, a rotation, the scrollback's start moved), cells left
+    /// stale, or a new generation.
+    @inline(__always)
+    mutating func forgetHandedOutRow() { handedOutRow.row = -1 }
 
     /// The cells of screen row `row`, for reading only (its stale cells
     /// zeroed first, `clearStaleCells(slot:)`).
@@ -364,7 +392,10 @@ struct Grid {
     }
 
     /// Starts a new change epoch (after a snapshot copied the rows).
-    mutating func advanceGeneration() { generation &+= 1 }
+    mutating func advanceGeneration() {
+        generation &+= 1
+        forgetHandedOutRow()
+    }
 
     /// The OSC 133 mark of screen row `row`.
     func mark(_ row: ScreenRow) -> SemanticMark? { SemanticMark(packed: storage.marks[screenSlot(row)]) }
@@ -489,6 +520,7 @@ struct Grid {
     /// scrollback (a line feed at the bottom with no margins set).
     @inline(__always)
     mutating func scrollWholeScreenUpOneLine(fill: BlankFill) {
+        forgetHandedOutRow()
         Self.pushTopLine(
             zero: &zero, historyCount: &historyCount, evicted: &evictedCount, limit: scrollbackLimit,
             slotCount: storage.slotCount)
@@ -499,6 +531,7 @@ struct Grid {
     /// `scrollWholeScreenUpOneLine(fill:)` with a fill's shared cell.
     @inline(__always)
     mutating func scrollWholeScreenUpOneLine(sharedFill cell: Cell) {
+        forgetHandedOutRow()
         Self.pushTopLine(
             zero: &zero, historyCount: &historyCount, evicted: &evictedCount, limit: scrollbackLimit,
             slotCount: storage.slotCount)
@@ -600,6 +633,7 @@ struct Grid {
         tables boundTables: Int, cellBits: UInt64, fill: Cell?, bottomIsRecycled: Bool,
         _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>, _ isRecycled: Bool) -> Int?
     ) -> BottomLinesStop {
+        forgetHandedOutRow()
         let ring = storage.ring
         let slotCount = storage.slotCount
         let cells = storage.cells
@@ -716,6 +750,7 @@ struct Grid {
         top: Int, bottom: Int, tables boundTables: Int, fill: Cell?, bottomIsRecycled: Bool,
         _ writeLine: (_ bottomRow: UnsafeMutablePointer<Cell>, _ isRecycled: Bool) -> Int?
     ) -> BottomLinesStop {
+        forgetHandedOutRow()
         let height = bottom &- top &+ 1
         let ring = storage.ring
         let slotCount = storage.slotCount
@@ -827,6 +862,7 @@ struct Grid {
     private mutating func rotate(top: Int, bottom: Int, by count: Int) {
         let height = bottom - top + 1
         guard count > 0 && count < height else { return }
+        forgetHandedOutRow()
         // Locals: the stores below would otherwise make the compiler reload
         // the storage's fields for every index.
         let ring = storage.ring
@@ -893,6 +929,7 @@ struct Grid {
     /// being filled after a resize): positions map to slots in order.
     mutating func setHistoryCount(_ count: Int) {
         precondition(count <= scrollbackLimit)
+        forgetHandedOutRow()
         zero = 0
         historyCount = count
     }
@@ -920,6 +957,7 @@ struct Grid {
     /// Forgets every scrollback line (ED 3).
     mutating func clearHistory() {
         evictedCount &+= historyCount
+        forgetHandedOutRow()
         zero = ringIndex(screenRow: 0)
         historyCount = 0
     }
