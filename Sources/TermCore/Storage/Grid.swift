@@ -350,10 +350,7 @@ struct Grid {
         let slot: Int
         if handedOutRow.row == row.index {
             slot = handedOutRow.slot
-            assert(
-                slot == screenSlot(row) && Int(storage.staleFrom[slot]) == columns
-                    && storage.generations[slot] == generation,
-                "screen row \(row.index) handed out again after its line, stale cells or generation changed")
+            assert(handedOutRowIsCurrent, "screen row \(row.index) handed out again after it changed")
         } else {
             slot = screenSlot(row)
             clearStaleCells(slot: slot)
@@ -361,6 +358,16 @@ struct Grid {
             handedOutRow = (row.index, slot)
         }
         return (storage.cells + slot &* columns, storage.flags[slot], page(ofSlot: slot))
+    }
+
+    /// True unless the row `rowAndFlags(_:)` remembers no longer shows the
+    /// line it did, has stale cells or was stamped in an older generation:
+    /// what the terminal's invariants check after every feed in debug builds.
+    var handedOutRowIsCurrent: Bool {
+        let (row, slot) = handedOutRow
+        guard row >= 0 else { return true }
+        return row < rows && slot == screenSlot(ScreenRow(row)) && Int(storage.staleFrom[slot]) == columns
+            && storage.generations[slot] == generation
     }
 
     /// Forgets the row `rowAndFlags(_:)` handed out last: lines moved between

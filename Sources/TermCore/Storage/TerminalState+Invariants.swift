@@ -17,6 +17,7 @@ extension TerminalState {
                 grid.columns == columns && grid.rows == rows,
                 "the \(name) grid is \(grid.columns)×\(grid.rows) on a \(columns)×\(rows) screen")
             check(grid.historyCount <= grid.scrollbackLimit, "the \(name) grid holds more lines than its limit")
+            check(grid.handedOutRowIsCurrent, "the \(name) grid remembers a row whose line, cells or stamp changed")
         }
         check((isAlternateScreen ? active : inactive).scrollbackLimit == 0, "the alternate screen has a scrollback")
         check(
